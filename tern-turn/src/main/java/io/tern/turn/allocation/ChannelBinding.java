@@ -1,0 +1,66 @@
+package io.tern.turn.allocation;
+
+import io.tern.stun.address.TransportAddress;
+
+/**
+ * A channel number bound to a peer transport address (RFC 8656 §12). After it expires it lingers
+ * inactive for a cooldown, during which neither its number nor its peer may be bound to anything
+ * else (§12.2), then it is removed.
+ */
+public final class ChannelBinding {
+    final Allocation owner;
+    final int number;
+    final TransportAddress peer;
+    final int relayId;
+    boolean active = true;
+    long expiresAtNs;
+    long timerId = -1;
+
+    ChannelBinding(Allocation owner, int number, TransportAddress peer, int relayId) {
+        this.owner = owner;
+        this.number = number;
+        this.peer = peer.copy();
+        this.relayId = relayId;
+    }
+
+    public Allocation owner() {
+        return owner;
+    }
+
+    public int number() {
+        return number;
+    }
+
+    public TransportAddress peer() {
+        return peer;
+    }
+
+    /** The relay socket (IPv4 or IPv6) that reaches this peer. */
+    public int relayId() {
+        return relayId;
+    }
+
+    public boolean active() {
+        return active;
+    }
+
+    public void active(boolean active) {
+        this.active = active;
+    }
+
+    public long expiresAtNs() {
+        return expiresAtNs;
+    }
+
+    public void expiresAtNs(long v) {
+        this.expiresAtNs = v;
+    }
+
+    public long timerId() {
+        return timerId;
+    }
+
+    public void timerId(long timerId) {
+        this.timerId = timerId;
+    }
+}

@@ -1,0 +1,40 @@
+package io.tern.turn.allocation;
+
+import io.tern.stun.address.TransportAddress;
+
+/** A permission for one peer IP (RFC 8656 §9); the port is ignored. */
+public final class Permission {
+    final Allocation owner;
+    final TransportAddress peerIp;
+    long expiresAtNs;
+    long timerId = -1;
+
+    Permission(Allocation owner, TransportAddress peerIp) {
+        this.owner = owner;
+        this.peerIp = peerIp.copy().port(0);
+    }
+
+    public Allocation owner() {
+        return owner;
+    }
+
+    public TransportAddress peerIp() {
+        return peerIp;
+    }
+
+    public long expiresAtNs() {
+        return expiresAtNs;
+    }
+
+    public long timerId() {
+        return timerId;
+    }
+
+    public void timerId(long timerId) {
+        this.timerId = timerId;
+    }
+
+    public void expiresAtNs(long expiresAtNs) {
+        this.expiresAtNs = expiresAtNs;
+    }
+}

@@ -1,0 +1,134 @@
+package io.tern.turn.auth;
+
+import io.tern.stun.integrity.MessageIntegrity;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Long-term credentials as coturn provides them: static users ({@code user=name:password} or
+ * {@code user=name:0x<md5 key>}) and the TURN REST API shared secret ({@code use-auth-secret}),
+ * where the username is {@code <expiry>:<user>} and the password is
+ * base64(HMAC-SHA1(secret, username)). Several secrets may be active at once so they can rotate.
+ */
+public final class CredentialStore {
+    private final byte[] realm;
+    private final Map<String, Credential> staticUsers;
+    private final Map<String, String> userByHash;
+    private final List<byte[]> secrets;
+    private final char separator;
+
+    private CredentialStore(byte[] realm, Map<String, Credential> staticUsers, Map<String, String> userByHash,
+                            List<byte[]> secrets, char separator) {
+        this.realm = realm;
+        this.staticUsers = staticUsers;
+        this.userByHash = userByHash;
+        this.secrets = secrets;
+        this.separator = separator;
+    }
+
+    /**
+     * @param staticUsers values as coturn writes them after {@code user=}: {@code name:password} or
+     *                    {@code name:0x<32 hex digits>}
+     * @param secrets     REST shared secrets; empty disables REST credentials
+     */
+    public static CredentialStore of(String realm, List<String> staticUsers, List<String> secrets, char separator) {
+        byte[] realmBytes = realm.getBytes(StandardCharsets.UTF_8);
+        Map<String, Credential> users = new HashMap<>();
+        Map<String, String> byHash = new HashMap<>();
+        for (String entry : staticUsers) {
+            int colon = entry.indexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("user entry must be name:password, got '" + entry + "'");
+            }
+            String name = entry.substring(0, colon);
+            String secret = entry.substring(colon + 1);
+            byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
+            Credential credential;
+            if (secret.startsWith("0x") && secret.length() == 34) {
+                credential = new Credential(name, name, HexFormat.of().parseHex(secret.substring(2)), null);
+            } else {
+                byte[] password = secret.getBytes(StandardCharsets.UTF_8);
+                credential = new Credential(name, name, MessageIntegrity.longTermKeyMd5(nameBytes, realmBytes, password),
+                        MessageIntegrity.longTermKeySha256(nameBytes, realmBytes, password));
+            }
+            users.put(name, credential);
+            byHash.put(HexFormat.of().formatHex(MessageIntegrity.userHash(nameBytes, realmBytes)), name);
+        }
+        List<byte[]> secretBytes = new ArrayList<>();
+        for (String secret : secrets) {
+            secretBytes.add(secret.getBytes(StandardCharsets.UTF_8));
+        }
+        return new CredentialStore(realmBytes, Map.copyOf(users), Map.copyOf(byHash), List.copyOf(secretBytes), separator);
+    }
+
+    public byte[] realm() {
+        return realm;
+    }
+
+    public boolean hasStaticUsers() {
+        return !staticUsers.isEmpty();
+    }
+
+    public boolean usesRestSecrets() {
+        return !secrets.isEmpty();
+    }
+
+    /** The static username whose USERHASH this is, or null. */
+    public String usernameForHash(byte[] userHash, int length) {
+        return userByHash.get(HexFormat.of().formatHex(userHash, 0, length));
+    }
+
+    /**
+     * Candidate credentials for a username. A REST username yields one candidate per active secret
+     * (the caller keeps the first whose key verifies the message). Empty when the user is unknown or
+     * its REST expiry has passed.
+     */
+    public List<Credential> lookup(String username, long epochSeconds) {
+        Credential user = staticUsers.get(username);
+        if (user != null) {
+            return List.of(user);
+        }
+        if (secrets.isEmpty()) {
+            return List.of();
+        }
+        int sep = username.indexOf(separator);
+        String expiryText = sep < 0 ? username : username.substring(0, sep);
+        long expiry;
+        try {
+            expiry = Long.parseLong(expiryText);
+        } catch (NumberFormatException e) {
+            return List.of();
+        }
+        if (expiry < epochSeconds) {
+            return List.of();
+        }
+        String restUser = sep < 0 ? username : username.substring(sep + 1);
+        byte[] nameBytes = username.getBytes(StandardCharsets.UTF_8);
+        List<Credential> candidates = new ArrayList<>(secrets.size());
+        for (byte[] secret : secrets) {
+            byte[] password = restPassword(secret, nameBytes).getBytes(StandardCharsets.UTF_8);
+            candidates.add(new Credential(username, restUser, MessageIntegrity.longTermKeyMd5(nameBytes, realm, password),
+                    MessageIntegrity.longTermKeySha256(nameBytes, realm, password)));
+        }
+        return candidates;
+    }
+
+    /** base64(HMAC-SHA1(secret, username)): the password a REST API service hands to its clients. */
+    public static String restPassword(byte[] secret, byte[] username) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA1");
+            mac.init(new SecretKeySpec(secret, "HmacSHA1"));
+            return Base64.getEncoder().encodeToString(mac.doFinal(username));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.tern.turn.engine;
+
+import io.tern.stun.address.TransportAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Per-engine settings. Everything shared between relay threads (credentials, quotas, port pools,
+ * peer policy) lives in {@link TurnShared}.
+ *
+ * @param relayAddressV4         the IPv4 address relay sockets bind to, or null for no IPv4 relaying
+ * @param relayAddressV6         the IPv6 address relay sockets bind to, or null for no IPv6 relaying
+ * @param advertisedAddressV4    the address put in XOR-RELAYED-ADDRESS for IPv4 ({@code external-ip}),
+ *                               or null to advertise the bound one
+ * @param advertisedAddressV6    likewise for IPv6
+ * @param software               SOFTWARE attribute value, or null to send none
+ * @param alwaysFingerprint      add FINGERPRINT to every message, not only to answers of requests that had one
+ * @param maxPermissions         permissions one allocation may hold; past it, 508
+ * @param transactionCacheSize   responses remembered for retransmitted requests
+ * @param unauthenticatedPerSecond 401/438 answers per second per source IP
+ * @param unauthenticatedBurst   answers a quiet source may get at once
+ */
+public record TurnEngineConfig(
+        TransportAddress relayAddressV4,
+        TransportAddress relayAddressV6,
+        TransportAddress advertisedAddressV4,
+        TransportAddress advertisedAddressV6,
+        long defaultLifetimeNs,
+        long maxLifetimeNs,
+        long permissionLifetimeNs,
+        long channelLifetimeNs,
+        byte[] software,
+        boolean alwaysFingerprint,
+        int maxPermissions,
+        int transactionCacheSize,
+        long transactionLifetimeNs,
+        double unauthenticatedPerSecond,
+        double unauthenticatedBurst) {
+
+    /** RFC 8656 §12.2: a channel number and peer stay unavailable to other bindings this long after expiry. */
+    public static final long CHANNEL_COOLDOWN_NS = TimeUnit.MINUTES.toNanos(5);
+    /** RFC 8656 §7.2: an unclaimed RESERVATION-TOKEN lapses after about 30 seconds. */
+    public static final long RESERVATION_LIFETIME_NS = TimeUnit.SECONDS.toNanos(30);
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static final class Builder {
+        private TransportAddress relayAddressV4 = TransportAddress.parse("127.0.0.1", 0);
+        private TransportAddress relayAddressV6;
+        private TransportAddress advertisedAddressV4;
+        private TransportAddress advertisedAddressV6;
+        private long defaultLifetimeNs = TimeUnit.SECONDS.toNanos(600);
+        private long maxLifetimeNs = TimeUnit.SECONDS.toNanos(3600);
+        private long permissionLifetimeNs = TimeUnit.SECONDS.toNanos(300);
+        private long channelLifetimeNs = TimeUnit.SECONDS.toNanos(600);
+        private byte[] software;
+        private boolean alwaysFingerprint;
+        private int maxPermissions = 256;
+        private int transactionCacheSize = 1024;
+        private long transactionLifetimeNs = TimeUnit.SECONDS.toNanos(40);
+        private double unauthenticatedPerSecond = 50;
+        private double unauthenticatedBurst = 100;
+
+        public Builder relayAddressV4(TransportAddress a) {
+            this.relayAddressV4 = a;
+            return this;
+        }
+
+        public Builder relayAddressV6(TransportAddress a) {
+            this.relayAddressV6 = a;
+            return this;
+        }
+
+        public Builder advertisedAddressV4(TransportAddress a) {
+            this.advertisedAddressV4 = a;
+            return this;
+        }
+
+        public Builder advertisedAddressV6(TransportAddress a) {
+            this.advertisedAddressV6 = a;
+            return this;
+        }
+
+        public Builder defaultLifetimeNs(long v) {
+            this.defaultLifetimeNs = v;
+            return this;
+        }
+
+        public Builder maxLifetimeNs(long v) {
+            this.maxLifetimeNs = v;
+            return this;
+        }
+
+        public Builder permissionLifetimeNs(long v) {
+            this.permissionLifetimeNs = v;
+            return this;
+        }
+
+        public Builder channelLifetimeNs(long v) {
+            this.channelLifetimeNs = v;
+            return this;
+        }
+
+        public Builder software(byte[] v) {
+            this.software = v;
+            return this;
+        }
+
+        public Builder alwaysFingerprint(boolean v) {
+            this.alwaysFingerprint = v;
+            return this;
+        }
+
+        public Builder maxPermissions(int v) {
+            this.maxPermissions = v;
+            return this;
+        }
+
+        public Builder transactionCacheSize(int v) {
+            this.transactionCacheSize = v;
+            return this;
+        }
+
+        public Builder transactionLifetimeNs(long v) {
+            this.transactionLifetimeNs = v;
+            return this;
+        }
+
+        public Builder unauthenticatedRate(double perSecond, double burst) {
+            this.unauthenticatedPerSecond = perSecond;
+            this.unauthenticatedBurst = burst;
+            return this;
+        }
+
+        public TurnEngineConfig build() {
+            return new TurnEngineConfig(relayAddressV4, relayAddressV6, advertisedAddressV4, advertisedAddressV6,
+                    defaultLifetimeNs, maxLifetimeNs, permissionLifetimeNs, channelLifetimeNs, software,
+                    alwaysFingerprint, maxPermissions, transactionCacheSize, transactionLifetimeNs,
+                    unauthenticatedPerSecond, unauthenticatedBurst);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.tern.turn.policy;
+
+import io.tern.stun.address.TransportAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decides which peers a client may reach through the relay. Safer than coturn's defaults: the
+ * ranges that lead back into the relay host or its private neighbourhood are denied unless the
+ * operator allows them. Explicitly allowed ranges win over every deny, as in coturn.
+ */
+public final class PeerAddressPolicy {
+    /** Denied unless allowed: unspecified, "this network", link-local, ULA, multicast, broadcast. */
+    private static final List<IpRange> DEFAULT_DENIED = List.of(
+            IpRange.parse("0.0.0.0/8"), IpRange.parse("169.254.0.0/16"), IpRange.parse("224.0.0.0/4"),
+            IpRange.parse("240.0.0.0/4"), IpRange.parse("::/128"), IpRange.parse("fe80::/10"),
+            IpRange.parse("fc00::/7"), IpRange.parse("ff00::/8"));
+    private static final List<IpRange> LOOPBACK = List.of(IpRange.parse("127.0.0.0/8"), IpRange.parse("::1/128"));
+
+    private final List<IpRange> allowed;
+    private final List<IpRange> denied;
+    private final List<TransportAddress> listenerAddresses;
+
+    private PeerAddressPolicy(List<IpRange> allowed, List<IpRange> denied, List<TransportAddress> listenerAddresses) {
+        this.allowed = List.copyOf(allowed);
+        this.denied = List.copyOf(denied);
+        this.listenerAddresses = List.copyOf(listenerAddresses);
+    }
+
+    /**
+     * @param allowed           {@code allowed-peer-ip} ranges; they override every deny
+     * @param denied            {@code denied-peer-ip} ranges, added to the defaults
+     * @param allowLoopback     {@code allow-loopback-peers}: lift the loopback deny (for tests)
+     * @param listenerAddresses the relay's own listening transport addresses, wildcards already
+     *                          expanded to the host's addresses; never a valid destination
+     */
+    public static PeerAddressPolicy of(List<IpRange> allowed, List<IpRange> denied, boolean allowLoopback,
+                                       List<TransportAddress> listenerAddresses) {
+        List<IpRange> deny = new ArrayList<>(DEFAULT_DENIED);
+        if (!allowLoopback) {
+            deny.addAll(LOOPBACK);
+        }
+        deny.addAll(denied);
+        List<TransportAddress> listeners = new ArrayList<>();
+        for (TransportAddress a : listenerAddresses) {
+            listeners.add(a.copy());
+        }
+        return new PeerAddressPolicy(allowed, deny, listeners);
+    }
+
+    /** Whether a permission may be installed for this peer IP (the port is ignored). */
+    public boolean permits(TransportAddress peer) {
+        for (IpRange range : allowed) {
+            if (range.contains(peer)) {
+                return true;
+            }
+        }
+        for (IpRange range : denied) {
+            if (range.contains(peer)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether data may be sent to this exact transport address: a permitted IP, and not one of the
+     * relay's own listeners, so that a client can't make the relay talk to itself.
+     */
+    public boolean permitsDestination(TransportAddress peer) {
+        if (!permits(peer)) {
+            return false;
+        }
+        for (TransportAddress listener : listenerAddresses) {
+            if (listener.port() == peer.port() && listener.sameIp(peer)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
