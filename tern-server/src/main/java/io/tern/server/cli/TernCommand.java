@@ -1,0 +1,67 @@
+package io.tern.server.cli;
+
+import io.tern.server.config.TernVersion;
+import io.tern.server.config.WarningSink;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+/** {@code tern}: the top-level command; each product is a subcommand ({@code turn}, ...). */
+@Command(
+    name = "tern",
+    versionProvider = TernCommand.Version.class,
+    header = "Tern, a real-time media edge.",
+    synopsisSubcommandLabel = "COMMAND",
+    commandListHeading = "%nCommands:%n",
+    optionListHeading = "%nOptions:%n",
+    footer = {"", "Run 'tern COMMAND --help' for the options of a command."})
+public final class TernCommand implements Callable<Integer>
+{
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
+
+    @Option(names = "--version", versionHelp = true, description = "Print the version and exit.")
+    private boolean version;
+
+    /**
+     * The complete command line: {@code tern} with its {@code turn} subcommand.
+     *
+     * @param launcher starts the TURN server once {@code tern turn} has a valid configuration
+     * @param warnings receives start-up warnings (unsupported coturn options, ...)
+     */
+    public static CommandLine commandLine(final TurnServerLauncher launcher, final WarningSink warnings)
+    {
+        final TurnCommand turn = new TurnCommand(launcher, warnings);
+        final CommandLine turnLine = new CommandLine(turn);
+        turn.addCoturnOptions(turnLine.getCommandSpec());
+        final CommandLine commandLine = new CommandLine(new TernCommand()).addSubcommand("turn", turnLine);
+        commandLine.setExpandAtFiles(false);
+        commandLine.setOverwrittenOptionsAllowed(true);
+        return commandLine;
+    }
+
+    /** {@code tern} without a command: print help, usage error. */
+    @Override
+    public Integer call()
+    {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    /** Supplies {@code --version}. */
+    static final class Version implements CommandLine.IVersionProvider
+    {
+        @Override
+        public String[] getVersion()
+        {
+            return new String[] {"tern " + TernVersion.version()};
+        }
+    }
+}
