@@ -1,0 +1,339 @@
+package io.tern.bench.runner;
+
+import io.tern.bench.load.Json;
+import io.tern.bench.load.LoadConfig;
+import io.tern.bench.load.LoadGenerator;
+import io.tern.bench.load.RunResult;
+import io.tern.bench.load.Transport;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Runs the Tern/coturn comparison matrix: a fresh server process per run, servers alternating
+ * within each cell and repeat, results appended to a JSONL file, then a Markdown summary and a
+ * PNG chart. All traffic is on 127.0.0.1.
+ */
+@Command(name = "bench/run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Tern vs coturn TURN relay benchmark over loopback.")
+public final class RunnerMain implements Callable<Integer> {
+    private static final int MIN_RELAY_PORT = 50000;
+    private static final int MAX_RELAY_PORT = 59999;
+
+    @Option(names = "--quick", description = "small subset for development (about two minutes with both servers)")
+    boolean quick;
+    @Option(names = "--servers", split = ",", description = "tern and/or coturn, in run order (default: tern,coturn)")
+    List<String> servers = List.of("tern", "coturn");
+    @Option(names = "--clients", split = ",") List<Integer> clients;
+    @Option(names = "--payloads", split = ",") List<Integer> payloads;
+    @Option(names = "--transports", split = ",") List<String> transports;
+    @Option(names = "--relay-threads", split = ",", description = "relay thread counts; >1 only for cells with >1 client")
+    List<Integer> relayThreads;
+    @Option(names = "--repeats") Integer repeats;
+    @Option(names = "--window", defaultValue = "8", description = "packets in flight per load worker (32 = reference)")
+    int window;
+    @Option(names = "--load-workers", defaultValue = "0", description = "0: 1 for one client, 4 otherwise")
+    int loadWorkers;
+    @Option(names = "--round-trips") Long roundTrips;
+    @Option(names = "--min-seconds") Double minSeconds;
+    @Option(names = "--warmup-round-trips") Long warmupRoundTrips;
+    @Option(names = "--max-seconds", defaultValue = "60", description = "hard bound per phase") double maxSeconds;
+    @Option(names = "--loss-timeout-ms", defaultValue = "1000") long lossTimeoutMs;
+    @Option(names = "--repo-root", defaultValue = ".") Path repoRoot;
+    @Option(names = "--out", description = "results directory (default <repo>/bench/results)") Path out;
+    @Option(names = "--name", description = "file stem (default <date>-<host>, plus -quick for --quick)") String name;
+    @Option(names = "--tern-command", defaultValue = "./tern turn",
+            description = "launcher and subcommand; must exec the JVM (default: ${DEFAULT-VALUE})") String ternCommand;
+    @Option(names = "--tern-transports", split = ",", defaultValue = "udp,tcp,tls",
+            description = "transports Tern is asked to serve; others are skipped and noted") List<String> ternTransports;
+    @Option(names = "--turnserver", defaultValue = "/usr/bin/turnserver") String turnserver;
+    @Option(names = "--ready-timeout-ms", defaultValue = "30000") long readyTimeoutMs;
+    @Option(names = "--summarize", description = "only rebuild the .md and .png from this JSONL file") Path summarize;
+
+    private final List<String> notes = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        repoRoot = repoRoot.toAbsolutePath().normalize();
+        if (summarize != null) {
+            String stem = summarize.getFileName().toString().replaceFirst("\\.jsonl$", "");
+            writeReports(summarize, summarize.resolveSibling(stem + ".md"), summarize.resolveSibling(stem + ".png"),
+                    List.of("Rebuilt from `" + summarize.getFileName() + "`."));
+            return 0;
+        }
+        applyDefaults();
+        List<ServerKind> kinds = serverKinds();
+        if (kinds.isEmpty()) {
+            return 2;
+        }
+        Path dir = out != null ? out : repoRoot.resolve("bench/results");
+        String stem = name != null ? name : LocalDate.now() + "-" + hostName() + (quick ? "-quick" : "");
+        Path jsonl = dir.resolve(stem + ".jsonl");
+        Path tmp = repoRoot.resolve("bench/results/tmp").resolve(stem);
+        Files.createDirectories(dir);
+        Files.createDirectories(tmp);
+        Path cert = tmp.resolve("cert.pem");
+        Path key = tmp.resolve("key.pem");
+        if (transports.contains("tls")) {
+            selfSignedCertificate(cert, key);
+        }
+        String secret = HexFormat.of().formatHex(SecureRandom.getInstanceStrong().generateSeed(16));
+        String realm = "tern.bench";
+        List<Cell> cells = cells();
+        int totalRuns = cells.size() * repeats * kinds.size();
+        String loadBefore = Files.readString(Path.of("/proc/loadavg")).trim();
+        long startNs = System.nanoTime();
+        int run = 0;
+        Set<String> skipped = new LinkedHashSet<>();
+        try (BufferedWriter w = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            for (Cell cell : cells) {
+                for (int rep = 1; rep <= repeats; rep++) {
+                    for (ServerKind kind : kinds) {
+                        run++;
+                        if (!kind.supports(cell.transport())) {
+                            if (skipped.add(kind.name() + " " + cell.transport().label())) {
+                                notes.add("skipped: " + kind.name() + " over " + cell.transport().label()
+                                        + " (not supported by this configuration)");
+                            }
+                            continue;
+                        }
+                        Path runDir = tmp.resolve(String.format(Locale.ROOT, "run-%04d-%s", run, kind.name()));
+                        Files.createDirectories(runDir);
+                        String prefix = String.format(Locale.ROOT, "[%d/%d] %-6s %-24s rep %d: ", run, totalRuns,
+                                kind.name(), cell.label(), rep);
+                        try {
+                            RunResult r = runOne(kind, cell, rep, secret, realm, runDir, cert, key);
+                            w.write(r.toJson());
+                            w.newLine();
+                            w.flush();
+                            System.err.printf(Locale.ROOT, "%s%,.0f pkt/s p50 %.0f µs p99 %.0f µs server CPU %.0f%% gen CPU %.0f%%%s loss %d%n",
+                                    prefix, r.packetsPerSecond(), r.roundTripP50Us(), r.roundTripP99Us(),
+                                    r.serverCpuPercent(), r.generatorCpuPercent(),
+                                    r.generatorSaturated() ? " (GENERATOR SATURATED)" : "", r.lossOrCorruption());
+                        } catch (Exception e) {
+                            String msg = "failed: " + kind.name() + " " + cell.label() + " rep " + rep + ": " + e;
+                            notes.add(msg);
+                            System.err.println(prefix + msg);
+                        }
+                    }
+                }
+            }
+        }
+        double minutes = (System.nanoTime() - startNs) / 60e9;
+        String loadAfter = Files.readString(Path.of("/proc/loadavg")).trim();
+        List<String> preamble = new ArrayList<>(List.of(
+                "- date: " + LocalDate.now() + ", host: " + hostName(),
+                "- machine: " + cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " logical CPUs, "
+                        + "kernel " + Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim()
+                        + ", JDK " + Runtime.version(),
+                "- load average before: " + loadBefore + "; after: " + loadAfter,
+                String.format(Locale.ROOT, "- wall time: %.1f min for %d planned runs", minutes, totalRuns),
+                "- command: `bench/run " + String.join(" ", commandLine) + "`",
+                "- method: TURN ChannelData in both directions over loopback, closed loop; window " + window
+                        + " per load worker; each measured phase >= " + roundTrips + " round trips and >= " + minSeconds
+                        + " s after an uncounted warm-up of " + warmupRoundTrips + " round trips; a fresh server process "
+                        + "per run, servers alternating within each cell; " + repeats + " repeats. Server CPU and "
+                        + "`total_workload_wall_seconds` cover allocation setup plus the measured phase (not the warm-up); "
+                        + "RSS is VmRSS from /proc (kernel socket memory excluded), peak sampled every 50 ms. "
+                        + "The load generator runs on the same machine and its CPU is reported; on a small machine it "
+                        + "competes with the server for cores.",
+                "- raw results: `" + jsonl.getFileName() + "`"));
+        writeReports(jsonl, dir.resolve(stem + ".md"), dir.resolve(stem + ".png"), preamble);
+        System.err.printf(Locale.ROOT, "wrote %s, %s.md, %s.png in %.1f min%n", jsonl, stem, stem, minutes);
+        return 0;
+    }
+
+    private List<String> commandLine = List.of();
+
+    private void writeReports(Path jsonl, Path md, Path png, List<String> preamble) throws IOException {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(jsonl)) {
+            if (!line.isBlank()) {
+                rows.add(Json.parseObject(line));
+            }
+        }
+        String title = "Tern vs coturn relay benchmark: " + jsonl.getFileName();
+        Files.writeString(md, Summary.markdown(title, preamble, rows, notes)
+                + "\n![packets/s and p99 per cell](" + png.getFileName() + ")\n");
+        Chart.write(Summary.medians(rows), title, png);
+    }
+
+    private void applyDefaults() {
+        if (quick) {
+            clients = or(clients, List.of(1, 16));
+            payloads = or(payloads, List.of(1200));
+            transports = or(transports, List.of("udp", "tcp"));
+            relayThreads = or(relayThreads, List.of(1));
+            repeats = repeats != null ? repeats : 3;
+            roundTrips = roundTrips != null ? roundTrips : 50_000L;
+            minSeconds = minSeconds != null ? minSeconds : 1.0;
+            warmupRoundTrips = warmupRoundTrips != null ? warmupRoundTrips : 10_000L;
+        } else {
+            clients = or(clients, List.of(1, 16, 128));
+            payloads = or(payloads, List.of(160, 1200));
+            transports = or(transports, List.of("udp", "tcp", "tls"));
+            relayThreads = or(relayThreads, List.of(1, 2));
+            repeats = repeats != null ? repeats : 3;
+            roundTrips = roundTrips != null ? roundTrips : 200_000L;
+            minSeconds = minSeconds != null ? minSeconds : 2.0;
+            warmupRoundTrips = warmupRoundTrips != null ? warmupRoundTrips : 20_000L;
+        }
+        transports = transports.stream().map(s -> s.trim().toLowerCase(Locale.ROOT)).toList();
+    }
+
+    private static <T> List<T> or(List<T> given, List<T> fallback) {
+        return given != null && !given.isEmpty() ? given : fallback;
+    }
+
+    List<Cell> cells() {
+        List<Cell> cells = new ArrayList<>();
+        for (String t : transports) {
+            for (int rt : relayThreads) {
+                for (int c : clients) {
+                    if (rt > 1 && c == 1) {
+                        continue; // one allocation is served by one relay thread in both servers
+                    }
+                    for (int p : payloads) {
+                        int lw = loadWorkers > 0 ? Math.min(loadWorkers, c) : LoadConfig.defaultWorkers(c);
+                        cells.add(new Cell(Transport.parse(t), c, p, rt, lw, window));
+                    }
+                }
+            }
+        }
+        return cells;
+    }
+
+    private List<ServerKind> serverKinds() {
+        List<ServerKind> kinds = new ArrayList<>();
+        for (String s : servers) {
+            switch (s.trim().toLowerCase(Locale.ROOT)) {
+                case "coturn" -> {
+                    if (!Files.isExecutable(Path.of(turnserver))) {
+                        System.err.println("bench/run: coturn requested but " + turnserver + " is not executable");
+                        return List.of();
+                    }
+                    kinds.add(new Coturn(turnserver));
+                }
+                case "tern" -> {
+                    List<String> launcher = Arrays.asList(ternCommand.trim().split("\\s+"));
+                    Path exe = repoRoot.resolve(launcher.get(0));
+                    if (!Files.isExecutable(exe)) {
+                        System.err.println("bench/run: Tern's launcher " + exe + " does not exist yet; "
+                                + "run coturn alone with --servers coturn, or pass --tern-command");
+                        return List.of();
+                    }
+                    Set<Transport> ts = EnumSet.noneOf(Transport.class);
+                    ternTransports.forEach(t -> ts.add(Transport.parse(t)));
+                    kinds.add(new Tern(launcher, repoRoot, ts));
+                }
+                default -> {
+                    System.err.println("bench/run: unknown server " + s);
+                    return List.of();
+                }
+            }
+        }
+        return kinds;
+    }
+
+    private RunResult runOne(ServerKind kind, Cell cell, int rep, String secret, String realm, Path runDir,
+                             Path cert, Path key) throws Exception {
+        int port = freePort(34000, 34999);
+        int tlsPort = freePort(35000, 35999);
+        ServerKind.Settings s = new ServerKind.Settings(cell, port, tlsPort, MIN_RELAY_PORT, MAX_RELAY_PORT,
+                secret, realm, runDir, cert, key);
+        List<String> cmd = kind.command(s);
+        Files.writeString(runDir.resolve("command.txt"), String.join(" ", cmd) + "\n");
+        String version = kind.version();
+        System.gc();
+        try (ServerProcess server = ServerProcess.start(cmd, repoRoot, runDir.resolve("stdout.log"),
+                cell.transport(), s.clientPort(), readyTimeoutMs)) {
+            LoadConfig c = new LoadConfig(new InetSocketAddress("127.0.0.1", s.clientPort()), cell.transport(),
+                    cell.clients(), cell.loadWorkers(), cell.payloadBytes(), cell.window(), roundTrips, minSeconds,
+                    maxSeconds, warmupRoundTrips, lossTimeoutMs, secret, realm, "bench", server.pid(), kind.name(),
+                    version, cell.relayThreads(), rep);
+            LoadGenerator g = new LoadGenerator(c);
+            RunResult r = g.run();
+            Files.writeString(runDir.resolve("counters.txt"), g.diagnostics() + "\nserver pid " + server.pid()
+                    + " comm " + io.tern.bench.load.ProcStats.comm(server.pid()) + "\n");
+            return r;
+        }
+    }
+
+    /** A port free for both UDP and TCP on 127.0.0.1, from a small range (bounded attempts). */
+    static int freePort(int from, int to) throws IOException {
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = from + (int) (Math.random() * (to - from + 1));
+            try (ServerSocket t = new ServerSocket(port, 1, lo); DatagramSocket u = new DatagramSocket(port, lo)) {
+                t.setReuseAddress(true);
+                return port;
+            } catch (IOException busy) {
+                // try another
+            }
+        }
+        throw new IOException("no free port in " + from + "-" + to);
+    }
+
+    private static void selfSignedCertificate(Path cert, Path key) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key.toString(), "-out", cert.toString(),
+                "-days", "2", "-subj", "/CN=localhost").redirectErrorStream(true)
+                .redirectOutput(cert.resolveSibling("openssl.log").toFile()).start();
+        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException("openssl failed to create a self-signed certificate");
+        }
+    }
+
+    static String hostName() {
+        try {
+            String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+            return h.isEmpty() ? "host" : h;
+        } catch (IOException e) {
+            return "host";
+        }
+    }
+
+    private static String cpuModel() {
+        try {
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown CPU");
+        } catch (IOException e) {
+            return "unknown CPU";
+        }
+    }
+
+    public static void main(String[] args) {
+        RunnerMain m = new RunnerMain();
+        m.commandLine = List.of(args);
+        System.exit(new CommandLine(m).execute(args));
+    }
+
+    static String elapsed(Duration d) {
+        return String.format(Locale.ROOT, "%d:%02d", d.toMinutes(), d.toSecondsPart());
+    }
+}

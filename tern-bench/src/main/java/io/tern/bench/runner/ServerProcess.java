@@ -1,0 +1,131 @@
+package io.tern.bench.runner;
+
+import io.tern.bench.client.Stun;
+import io.tern.bench.client.StunMessage;
+import io.tern.bench.load.ProcStats;
+import io.tern.bench.load.Transport;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A TURN server started for one run. The reported PID is the server process itself: if the
+ * command is a wrapper shell that did not {@code exec}, the first non-shell descendant is used.
+ */
+final class ServerProcess implements AutoCloseable {
+    private static final Set<String> SHELLS = Set.of("sh", "bash", "dash", "zsh", "env");
+
+    private final Process process;
+    private final long pid;
+    private final Path log;
+
+    private ServerProcess(Process process, long pid, Path log) {
+        this.process = process;
+        this.pid = pid;
+        this.log = log;
+    }
+
+    long pid() {
+        return pid;
+    }
+
+    Path log() {
+        return log;
+    }
+
+    static ServerProcess start(List<String> command, Path workDir, Path log, Transport transport, int port,
+                               long readyTimeoutMs) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readyTimeoutMs);
+        try {
+            while (true) {
+                if (!p.isAlive()) {
+                    throw new IOException("server exited with " + p.exitValue() + " before it was ready; see " + log);
+                }
+                if (ready(transport, port)) {
+                    break;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("server not ready on " + transport.label() + " port " + port
+                            + " after " + readyTimeoutMs + " ms; see " + log);
+                }
+                Thread.sleep(50);
+            }
+            return new ServerProcess(p, serverPid(p.pid()), log);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            stop(p);
+            throw e;
+        }
+    }
+
+    /** Follows wrapper shells down to the real server process. */
+    static long serverPid(long pid) {
+        long current = pid;
+        for (int depth = 0; depth < 5; depth++) {
+            if (!SHELLS.contains(ProcStats.comm(current))) {
+                return current;
+            }
+            List<Long> kids = ProcStats.children(current);
+            if (kids.isEmpty()) {
+                return current;
+            }
+            current = kids.get(0);
+        }
+        return current;
+    }
+
+    /** STUN Binding over UDP, or a TCP connect for stream transports. */
+    static boolean ready(Transport transport, int port) {
+        InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
+        if (transport.stream()) {
+            try (Socket s = new Socket()) {
+                s.connect(server, 200);
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            s.setSoTimeout(200);
+            StunMessage req = StunMessage.request(Stun.METHOD_BINDING);
+            byte[] bytes = req.encode();
+            s.send(new DatagramPacket(bytes, bytes.length, server));
+            byte[] buf = new byte[1500];
+            DatagramPacket resp = new DatagramPacket(buf, buf.length);
+            s.receive(resp);
+            StunMessage m = StunMessage.decode(buf, 0, resp.getLength());
+            return m.sameTransaction(req.transactionId());
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (pid != process.pid()) {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
+        }
+        stop(process);
+        if (pid != process.pid()) {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private static void stop(Process p) throws InterruptedException {
+        p.destroy();
+        if (!p.waitFor(5, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            p.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+}
