@@ -11,14 +11,21 @@ public final class Fingerprint {
     private final byte[] scratch;
 
     public Fingerprint(int maxMessageBytes) {
-        this.scratch = new byte[maxMessageBytes];
+        this.scratch = new byte[Math.max(maxMessageBytes, 64)];
     }
 
-    /** CRC over {@code length} bytes at {@code offset}; the header's length field must already count FINGERPRINT. */
+    /**
+     * CRC over {@code length} bytes at {@code offset}; the header's length field must already count FINGERPRINT.
+     * Messages longer than {@code maxMessageBytes} are read in scratch-sized pieces.
+     */
     public int compute(DirectBuffer buffer, int offset, int length) {
         crc.reset();
-        buffer.getBytes(offset, scratch, 0, length);
-        crc.update(scratch, 0, length);
+        for (int done = 0; done < length; ) {
+            int chunk = Math.min(scratch.length, length - done);
+            buffer.getBytes(offset + done, scratch, 0, chunk);
+            crc.update(scratch, 0, chunk);
+            done += chunk;
+        }
         return (int) crc.getValue() ^ XOR_VALUE;
     }
 }

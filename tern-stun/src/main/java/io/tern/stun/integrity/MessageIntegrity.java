@@ -22,6 +22,7 @@ public final class MessageIntegrity {
     private final Mac sha256;
     private final byte[] scratch;
     private final byte[] digest = new byte[SHA256_LENGTH];
+    private static final byte[] EMPTY_KEY_EQUIVALENT = {0};
 
     public MessageIntegrity(int maxMessageBytes) {
         try {
@@ -30,23 +31,43 @@ public final class MessageIntegrity {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("JDK lacks HmacSHA1/HmacSHA256", e);
         }
-        this.scratch = new byte[maxMessageBytes];
+        this.scratch = new byte[Math.max(maxMessageBytes, StunHeaderFlyweight.HEADER_LENGTH)];
     }
 
     /**
      * Computes the HMAC for an integrity attribute whose header starts at {@code attributeOffset}
      * (absolute) in the message at {@code messageOffset}, writing {@code macLength} bytes to {@code out}.
+     * A {@code macLength} of 20 means HMAC-SHA1, anything else HMAC-SHA256; to compute a
+     * MESSAGE-INTEGRITY-SHA256 truncated to 20 bytes, use the overload that takes the attribute type.
      */
     public void compute(DirectBuffer buffer, int messageOffset, int attributeOffset, int macLength, byte[] key, byte[] out) {
+        int type = macLength == SHA1_LENGTH ? AttributeType.MESSAGE_INTEGRITY : AttributeType.MESSAGE_INTEGRITY_SHA256;
+        compute(buffer, messageOffset, attributeOffset, type, macLength, key, out);
+    }
+
+    /**
+     * As {@link #compute(DirectBuffer, int, int, int, byte[], byte[])}, with the HMAC chosen by
+     * {@code attributeType}: HMAC-SHA1 for MESSAGE-INTEGRITY, HMAC-SHA256 otherwise.
+     */
+    public void compute(DirectBuffer buffer, int messageOffset, int attributeOffset, int attributeType, int macLength,
+                        byte[] key, byte[] out) {
         int prefix = attributeOffset - messageOffset;
-        buffer.getBytes(messageOffset, scratch, 0, prefix);
         int adjustedBodyLength = prefix + 4 + macLength - StunHeaderFlyweight.HEADER_LENGTH;
-        scratch[StunHeaderFlyweight.LENGTH_FIELD_OFFSET] = (byte) (adjustedBodyLength >>> 8);
-        scratch[StunHeaderFlyweight.LENGTH_FIELD_OFFSET + 1] = (byte) adjustedBodyLength;
-        Mac mac = macLength == SHA1_LENGTH ? sha1 : sha256;
+        Mac mac = attributeType == AttributeType.MESSAGE_INTEGRITY ? sha1 : sha256;
         try {
-            mac.init(new SecretKeySpec(key, mac.getAlgorithm()));
-            mac.update(scratch, 0, prefix);
+            // An empty key is legal HMAC input but SecretKeySpec rejects it; {0} pads to the same block.
+            mac.init(new SecretKeySpec(key.length == 0 ? EMPTY_KEY_EQUIVALENT : key, mac.getAlgorithm()));
+            int headerBytes = Math.min(prefix, StunHeaderFlyweight.HEADER_LENGTH);
+            buffer.getBytes(messageOffset, scratch, 0, headerBytes);
+            scratch[StunHeaderFlyweight.LENGTH_FIELD_OFFSET] = (byte) (adjustedBodyLength >>> 8);
+            scratch[StunHeaderFlyweight.LENGTH_FIELD_OFFSET + 1] = (byte) adjustedBodyLength;
+            mac.update(scratch, 0, headerBytes);
+            for (int done = headerBytes; done < prefix; ) {
+                int chunk = Math.min(scratch.length, prefix - done);
+                buffer.getBytes(messageOffset + done, scratch, 0, chunk);
+                mac.update(scratch, 0, chunk);
+                done += chunk;
+            }
             if (out.length >= mac.getMacLength()) {
                 mac.doFinal(out, 0);
             } else {
@@ -77,7 +98,7 @@ public final class MessageIntegrity {
             macLength = valueLength;
         }
         // A truncated SHA-256 value is compared on its prefix; compute() already counts the truncated length.
-        compute(buffer, messageOffset, attributeOffset, macLength, key, digest);
+        compute(buffer, messageOffset, attributeOffset, type, macLength, key, digest);
         int diff = 0;
         for (int i = 0; i < macLength; i++) {
             diff |= digest[i] ^ buffer.getByte(attributeOffset + 4 + i);
