@@ -1,0 +1,65 @@
+package io.tern.bench.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tern.bench.load.Json;
+import io.tern.bench.load.RunResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SummaryTest {
+    private static Map<String, Object> row(String server, double pps, double p99, double cpuSeconds, long packets, long rss) {
+        RunResult r = new RunResult(16, 4, 1200, 8, packets / 2, packets, 1.0, pps, 0, 10, p99, 1, 0, server,
+                1000, rss, rss, cpuSeconds, 1.1, 50, 17, 1, "udp", server + " 1.0", 1, 40, false);
+        return Json.parseObject(r.toJson());
+    }
+
+    @Test
+    void medianOfOddAndEvenCounts() {
+        assertThat(Summary.median(List.of(3.0, 1.0, 2.0))).isEqualTo(2.0);
+        assertThat(Summary.median(List.of(4.0, 1.0, 2.0, 3.0))).isEqualTo(2.5);
+        assertThat(Summary.median(List.of())).isNaN();
+        assertThat(Summary.median(List.of(Double.NaN, 5.0))).isEqualTo(5.0);
+    }
+
+    @Test
+    void ratiosAreTernOverCoturnOfMedians() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        rows.add(row("tern", 300_000, 100, 1.0, 400_000, 50 << 20));
+        rows.add(row("coturn", 200_000, 400, 2.0, 400_000, 10 << 20));
+        rows.add(row("tern", 330_000, 120, 1.2, 400_000, 50 << 20));
+        rows.add(row("coturn", 220_000, 300, 2.4, 400_000, 10 << 20));
+        rows.add(row("tern", 310_000, 110, 1.1, 400_000, 50 << 20));
+        rows.add(row("coturn", 210_000, 350, 2.2, 400_000, 10 << 20));
+        Map<String, Map<String, Summary.Medians>> cells = Summary.medians(rows);
+        assertThat(cells).hasSize(1);
+        Map<String, Summary.Medians> cell = cells.values().iterator().next();
+        Summary.Ratios r = Summary.ratios(cell.get("tern"), cell.get("coturn"));
+        assertThat(r.packetsPerSecond()).isCloseTo(310_000.0 / 210_000, within(1e-9));
+        assertThat(r.p99()).isCloseTo(110.0 / 350, within(1e-9));
+        // CPU per delivered packet: 1.1 s / 400k vs 2.2 s / 400k.
+        assertThat(r.cpuPerPacket()).isCloseTo(0.5, within(1e-9));
+        assertThat(r.loadedRss()).isCloseTo(5.0, within(1e-9));
+
+        String md = Summary.markdown("t", List.of(), rows, List.of("skipped: x"));
+        assertThat(md).contains("| udp c=16 p=1200 rt=1 w=8 lw=4 | 1.48 | 0.31 | 0.50 | 5.00 |");
+        assertThat(md).contains("skipped: x");
+    }
+
+    @Test
+    void ratioIsUndefinedWithoutADenominator() {
+        assertThat(Summary.ratio(1, 0)).isNaN();
+        assertThat(Summary.ratio(Double.NaN, 2)).isNaN();
+        assertThat(Summary.ratio(1, -1)).isNaN();
+        assertThat(Summary.ratio(3, 2)).isEqualTo(1.5);
+    }
+
+    @Test
+    void onlyCoturnMeansNoRatioRows() {
+        String md = Summary.markdown("t", List.of(), List.of(row("coturn", 1, 1, 1, 2, 1)), List.of());
+        assertThat(md).contains("no cell has both servers yet");
+    }
+}
