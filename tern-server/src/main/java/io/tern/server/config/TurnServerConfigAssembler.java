@@ -243,7 +243,7 @@ public final class TurnServerConfigAssembler
             throw new ConfigException("min-port " + d.minPort + " > max-port " + d.maxPort
                 + " (min-port " + where(d, "min-port") + ", max-port " + where(d, "max-port") + ")");
         }
-        long bareExternalIps = d.externalIps.stream().filter(m -> m.privateIp().isEmpty()).count();
+        final long bareExternalIps = d.externalIps.stream().filter(m -> m.privateIp().isEmpty()).count();
         if (bareExternalIps > 1)
         {
             final OptionValue last = d.sources.get("external-ip");
@@ -348,8 +348,8 @@ public final class TurnServerConfigAssembler
     {
         if (d.noAuth && (d.ltCredMech || d.useAuthSecret))
         {
-            final String other = d.ltCredMech ? "lt-cred-mech" : d.useAuthSecret && d.sources.containsKey(
-                "use-auth-secret") ? "use-auth-secret" : "static-auth-secret";
+            final String other = d.ltCredMech ? "lt-cred-mech"
+                : d.sources.containsKey("use-auth-secret") ? "use-auth-secret" : "static-auth-secret";
             throw new ConfigException("Options 'no-auth' " + where(d, "no-auth") + " and '" + other + "' "
                 + where(d, other) + " cannot be used together");
         }
