@@ -85,7 +85,7 @@ public final class TurnEngine {
     private final TransportAddress relayCandidate = new TransportAddress();
     private final byte[] scratch16 = new byte[16];
     private final byte[] usernameBytes = new byte[MAX_USERNAME_BYTES];
-    private final int[] reservedPorts = new int[1];
+    private final int[] refusedPorts = new int[16];
     private final byte[] tokenScratch = new byte[8];
     private final int[] unknownTypes = new int[StunMessageDecoder.MAX_UNKNOWN];
     private final TransportAddress[] permissionPeers = new TransportAddress[StunMessageDecoder.MAX_PEER_ADDRESSES];
@@ -666,15 +666,17 @@ public final class TurnEngine {
 
     /** Binds a relay socket on a port from the pool, skipping ports another process holds. */
     private int bindFromPool(Allocation allocation, RelayPortPool pool, TransportAddress ip, boolean even, boolean reserveNext, boolean v4) {
-        int attempts = Math.min(pool.size(), 16);
+        int attempts = Math.min(pool.size(), refusedPorts.length);
         for (int i = 0; i < attempts; i++) {
-            int port = pool.acquire(even, reserveNext, reservedPorts, 0);
+            // Ports refused earlier in this loop are skipped; otherwise the random start could pick them again.
+            int port = pool.acquire(even, reserveNext, refusedPorts, i);
             if (port < 0) {
                 return -1;
             }
             if (openRelay(allocation, ip, port, v4)) {
                 return port;
             }
+            refusedPorts[i] = port;
             pool.release(port);
             if (reserveNext) {
                 pool.release(port + 1);
