@@ -1,0 +1,257 @@
+package io.tern.transport.udp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.DatagramPacket;
+import io.tern.stun.address.TransportAddress;
+import io.tern.transport.netty.NettyTransports;
+import io.tern.transport.netty.HeadroomRecvByteBufAllocator;
+import io.tern.turn.engine.DropReason;
+import io.tern.turn.engine.RelaySockets;
+import io.tern.turn.engine.TransportProtocol;
+import io.tern.turn.engine.TurnEngine;
+import io.tern.turn.engine.TurnEngineSink;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One relay thread: an event loop, the TURN engine it drives, its client-facing listeners and the
+ * relay sockets of its allocations. Everything here runs on the loop's thread, so nothing locks.
+ */
+final class RelayShard implements TurnEngineSink, RelaySockets {
+    private static final int MAX_CACHED_ADDRESSES = 65536;
+
+    private final EventLoop loop;
+    private final TurnEngine engine;
+    private final List<DatagramChannel> listeners = new ArrayList<>();
+    private final Int2ObjectHashMap<DatagramChannel> relays = new Int2ObjectHashMap<>();
+    private final Map<TransportAddress, InetSocketAddress> inetAddresses = new HashMap<>();
+    private final TransportAddress remote = new TransportAddress();
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer copyView = new UnsafeBuffer(0, 0);
+    private ByteBuf inbound;
+    private int nextRelayId;
+
+    RelayShard(EventLoop loop, UdpServerSettings settings) {
+        this.loop = loop;
+        this.engine = new TurnEngine(settings.engineConfig(), settings.shared(), this, this, System.nanoTime());
+    }
+
+    TurnEngine engine() {
+        return engine;
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    void addListener(DatagramChannel channel, int listenerId) {
+        listeners.add(channel);
+        engine.registerListener(listenerId, TransportProtocol.UDP);
+        channel.pipeline().addLast(new ClientHandler(listenerId));
+    }
+
+    List<DatagramChannel> listeners() {
+        return listeners;
+    }
+
+    void onTimer() {
+        engine.onTimeout(System.nanoTime());
+    }
+
+    void close() {
+        engine.close();
+        for (DatagramChannel listener : listeners) {
+            listener.close();
+        }
+    }
+
+    // ---- TurnEngineSink
+
+    @Override
+    public void sendToClient(int listenerId, long connectionId, TransportAddress client, DirectBuffer buffer, int offset, int length) {
+        DatagramChannel channel = listeners.get(listenerId);
+        send(channel, inetAddress(client), buffer, offset, length);
+    }
+
+    @Override
+    public void sendToPeer(int relayId, TransportAddress peer, DirectBuffer buffer, int offset, int length) {
+        DatagramChannel channel = relays.get(relayId);
+        if (channel != null) {
+            send(channel, inetAddress(peer), buffer, offset, length);
+        }
+    }
+
+    private void send(DatagramChannel channel, InetSocketAddress recipient, DirectBuffer buffer, int offset, int length) {
+        if (!channel.isWritable()) {
+            engine.counters().transportDrop(DropReason.CLIENT_BACKPRESSURE);
+            return;
+        }
+        ByteBuf payload;
+        if (inbound != null && buffer == view) {
+            // Relayed data: send a slice of the datagram we received, without copying it.
+            payload = inbound.retainedSlice(offset, length);
+        } else {
+            payload = channel.alloc().directBuffer(length);
+            copyView.wrap(payload.memoryAddress(), length);
+            copyView.putBytes(0, buffer, offset, length);
+            payload.writerIndex(length);
+        }
+        channel.writeAndFlush(new DatagramPacket(payload, recipient), channel.voidPromise());
+    }
+
+    private InetSocketAddress inetAddress(TransportAddress address) {
+        InetSocketAddress cached = inetAddresses.get(address);
+        if (cached == null) {
+            if (inetAddresses.size() >= MAX_CACHED_ADDRESSES) {
+                inetAddresses.clear();
+            }
+            cached = address.toInetSocketAddress();
+            inetAddresses.put(address.copy(), cached);
+        }
+        return cached;
+    }
+
+    // ---- RelaySockets
+
+    @Override
+    public int open(TransportAddress address) {
+        DatagramChannel channel = NettyTransports.newDatagramChannel(!address.isIpv4());
+        int relayId = nextRelayId++;
+        channel.config().setRecvByteBufAllocator(new HeadroomRecvByteBufAllocator(TurnEngine.PEER_PACKET_HEADROOM, 2048));
+        channel.pipeline().addLast(new PeerHandler(relayId));
+        ChannelFuture registered = loop.register(channel);
+        if (!registered.isDone() || !registered.isSuccess()) {
+            channel.close();
+            return -1;
+        }
+        ChannelFuture bound = channel.bind(address.toInetSocketAddress());
+        if (!bound.isDone() || !bound.isSuccess()) {
+            channel.close();
+            return -1;
+        }
+        relays.put(relayId, channel);
+        return relayId;
+    }
+
+    @Override
+    public void close(int relayId) {
+        DatagramChannel channel = relays.remove(relayId);
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    int relayCount() {
+        return relays.size();
+    }
+
+    // ---- Inbound
+
+    private UnsafeBuffer wrap(ByteBuf content) {
+        view.wrap(content.memoryAddress(), content.capacity());
+        return view;
+    }
+
+    private final class ClientHandler extends ChannelInboundHandlerAdapter {
+        private final int listenerId;
+
+        ClientHandler(int listenerId) {
+            this.listenerId = listenerId;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            DatagramPacket packet = (DatagramPacket) msg;
+            ByteBuf content = packet.content();
+            try {
+                if (!content.hasMemoryAddress()) {
+                    return;
+                }
+                inbound = content;
+                remote.set(packet.sender());
+                engine.onClientPacket(listenerId, NO_CONNECTION, remote, wrap(content), content.readerIndex(),
+                        content.readableBytes(), System.nanoTime());
+            } finally {
+                inbound = null;
+                packet.release();
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // ICMP errors surface here as PortUnreachableException; a relay keeps serving.
+        }
+    }
+
+    private final class PeerHandler extends ChannelInboundHandlerAdapter {
+        private final int relayId;
+
+        PeerHandler(int relayId) {
+            this.relayId = relayId;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            DatagramPacket packet = (DatagramPacket) msg;
+            ByteBuf content = packet.content();
+            ByteBuf copy = null;
+            try {
+                if (!content.hasMemoryAddress()) {
+                    return;
+                }
+                int length = content.readableBytes();
+                ByteBuf base = bufferWithHeadroom(content);
+                int offset;
+                if (base != null) {
+                    offset = (int) (content.memoryAddress() + content.readerIndex() - base.memoryAddress());
+                } else {
+                    copy = ctx.alloc().directBuffer(TurnEngine.PEER_PACKET_HEADROOM + length);
+                    copy.writerIndex(TurnEngine.PEER_PACKET_HEADROOM).writeBytes(content, content.readerIndex(), length);
+                    base = copy;
+                    offset = TurnEngine.PEER_PACKET_HEADROOM;
+                }
+                inbound = base;
+                remote.set(packet.sender());
+                view.wrap(base.memoryAddress(), base.capacity());
+                engine.onPeerPacket(relayId, remote, view, offset, length, System.nanoTime());
+            } finally {
+                inbound = null;
+                packet.release();
+                if (copy != null) {
+                    copy.release();
+                }
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // An ICMP error from an unreachable peer must not tear down the allocation's socket.
+        }
+    }
+
+    /**
+     * The buffer the datagram was received into, found through Netty's slice and leak-detection
+     * wrappers, when it has the headroom {@link HeadroomRecvByteBufAllocator} reserved; else null.
+     */
+    private static ByteBuf bufferWithHeadroom(ByteBuf content) {
+        long dataAddress = content.memoryAddress() + content.readerIndex();
+        for (ByteBuf b = content; b != null; b = b.unwrap()) {
+            if (b.hasMemoryAddress() && dataAddress - b.memoryAddress() >= TurnEngine.PEER_PACKET_HEADROOM
+                    && dataAddress - b.memoryAddress() < b.capacity()) {
+                return b;
+            }
+        }
+        return null;
+    }
+}
