@@ -30,7 +30,7 @@ final class Chart {
         List<String> keys = new ArrayList<>(cells.keySet());
         int panelH = 320;
         int labelH = 150;
-        int width = Math.max(900, 120 + keys.size() * (20 + 18 * Math.max(1, servers.size())));
+        int width = Math.max(900, 300 + keys.size() * (20 + 18 * Math.max(1, servers.size())));
         int height = 60 + 2 * (panelH + labelH);
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();
@@ -78,11 +78,11 @@ final class Chart {
         for (int i = 0; i <= 4; i++) {
             int y = plotTop + plotH - plotH * i / 4;
             g.setColor(new Color(0xdddddd));
-            g.drawLine(left, y, width - 20, y);
+            g.drawLine(left, y, width - 200, y);
             g.setColor(Color.DARK_GRAY);
             g.drawString(String.format(Locale.ROOT, "%,.0f", max * i / 4), 8, y + 4);
         }
-        int groupW = (width - left - 20) / Math.max(1, keys.size());
+        int groupW = (width - left - 200) / Math.max(1, keys.size());
         int barW = Math.max(4, (groupW - 10) / Math.max(1, servers.size()));
         for (int k = 0; k < keys.size(); k++) {
             int gx = left + k * groupW + 5;
@@ -103,6 +103,6 @@ final class Chart {
             g.setTransform(saved);
         }
         g.setColor(Color.BLACK);
-        g.drawLine(left, plotTop + plotH, width - 20, plotTop + plotH);
+        g.drawLine(left, plotTop + plotH, width - 200, plotTop + plotH);
     }
 }

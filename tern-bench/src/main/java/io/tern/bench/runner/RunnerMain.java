@@ -75,6 +75,7 @@ public final class RunnerMain implements Callable<Integer> {
     @Option(names = "--summarize", description = "only rebuild the .md and .png from this JSONL file") Path summarize;
 
     private final List<String> notes = new ArrayList<>();
+    private final Set<String> warnedComm = new LinkedHashSet<>();
 
     @Override
     public Integer call() throws Exception {
@@ -109,6 +110,7 @@ public final class RunnerMain implements Callable<Integer> {
         long startNs = System.nanoTime();
         int run = 0;
         Set<String> skipped = new LinkedHashSet<>();
+        primeGenerator(kinds, cells, secret, realm, tmp, cert, key);
         try (BufferedWriter w = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (Cell cell : cells) {
@@ -169,6 +171,31 @@ public final class RunnerMain implements Callable<Integer> {
     }
 
     private List<String> commandLine = List.of();
+
+    /**
+     * One unrecorded run before the matrix, so that the first recorded run (of whichever server
+     * comes first) does not pay for the generator's JIT compilation and buffer-pool growth.
+     */
+    private void primeGenerator(List<ServerKind> kinds, List<Cell> cells, String secret, String realm, Path tmp,
+                                Path cert, Path key) {
+        for (Cell cell : cells) {
+            for (ServerKind kind : kinds) {
+                if (!kind.supports(cell.transport())) {
+                    continue;
+                }
+                try {
+                    Path runDir = tmp.resolve("priming-" + kind.name());
+                    Files.createDirectories(runDir);
+                    runOne(kind, cell, 0, secret, realm, runDir, cert, key);
+                    notes.add("one unrecorded priming run (" + kind.name() + ", " + cell.label()
+                            + ") warmed the generator's JIT before the first recorded run");
+                } catch (Exception e) {
+                    notes.add("priming run failed (" + kind.name() + ", " + cell.label() + "): " + e);
+                }
+                return;
+            }
+        }
+    }
 
     private void writeReports(Path jsonl, Path md, Path png, List<String> preamble) throws IOException {
         List<Map<String, Object>> rows = new ArrayList<>();
@@ -276,6 +303,11 @@ public final class RunnerMain implements Callable<Integer> {
                     cell.clients(), cell.loadWorkers(), cell.payloadBytes(), cell.window(), roundTrips, minSeconds,
                     maxSeconds, warmupRoundTrips, lossTimeoutMs, secret, realm, "bench", server.pid(), kind.name(),
                     version, cell.relayThreads(), rep);
+            String comm = io.tern.bench.load.ProcStats.comm(server.pid());
+            if (kind instanceof Tern && !comm.equals("java") && warnedComm.add(comm)) {
+                notes.add("warning: Tern's measured PID " + server.pid() + " is '" + comm
+                        + "', not 'java'; its /proc figures may not be the JVM's");
+            }
             LoadGenerator g = new LoadGenerator(c);
             RunResult r = g.run();
             Files.writeString(runDir.resolve("counters.txt"), g.diagnostics() + "\nserver pid " + server.pid()
