@@ -142,13 +142,18 @@ final class TurnTestClient {
     // ---------------------------------------------------------------------------------------------
     // Exchanging
 
-    /** Hands {@code message} to the engine as this client and returns every STUN message it answered with. */
+    /**
+     * Hands {@code message} to the engine as this client and returns every STUN message sent to this
+     * client since the last look (ChannelData is skipped).
+     */
     List<StunResponse> deliver(byte[] message) {
         fx.engine.onClientPacket(listenerId, connectionId, address.copy(), new UnsafeBuffer(message.clone()), 0,
                 message.length, fx.clock.nowNs());
         List<StunResponse> out = new ArrayList<>();
         for (RecordingSink.ToClient m : received()) {
-            out.add(StunResponse.parse(m.bytes()));
+            if ((m.bytes()[0] & 0xC0) != 0x40) {
+                out.add(StunResponse.parse(m.bytes()));
+            }
         }
         return out;
     }
