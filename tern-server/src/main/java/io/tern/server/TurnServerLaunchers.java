@@ -1,10 +1,7 @@
 package io.tern.server;
 
-import io.tern.server.cli.PrintConfigLauncher;
 import io.tern.server.cli.TurnServerLauncher;
-
-import java.io.PrintWriter;
-import java.nio.charset.Charset;
+import io.tern.server.relay.RelayLauncher;
 
 /** Where {@link Main} gets the launcher for {@code tern turn}. The one place to plug the real server in. */
 public final class TurnServerLaunchers
@@ -13,13 +10,9 @@ public final class TurnServerLaunchers
     {
     }
 
-    /**
-     * The launcher {@code tern turn} uses when {@code --print-config} is not given.
-     * Until the relay engine is wired in, this prints the effective configuration and returns 0:
-     * {@code tern turn} does not serve yet.
-     */
+    /** The launcher {@code tern turn} uses when {@code --print-config} is not given: the relay itself. */
     public static TurnServerLauncher defaultLauncher()
     {
-        return new PrintConfigLauncher(new PrintWriter(System.out, true, Charset.defaultCharset()));
+        return new RelayLauncher(System.out);
     }
 }

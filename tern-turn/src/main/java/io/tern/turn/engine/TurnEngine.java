@@ -807,7 +807,7 @@ public final class TurnEngine {
             return;
         }
         int number = decoder.buffer().getShort(channelOffset, ORDER) & 0xFFFF;
-        if (!ChannelDataFlyweight.isValidChannel(number)
+        if (number < ChannelDataFlyweight.MIN_CHANNEL || number > config.maxChannelNumber()
                 || !AddressAttribute.decodeXor(decoder.buffer(), decoder.offset(), decoder.peerAddressOffset(0),
                         decoder.peerAddressLength(0), peer, scratch16)) {
             signedError(listenerId, connectionId, client, cacheKey, ErrorCode.BAD_REQUEST);

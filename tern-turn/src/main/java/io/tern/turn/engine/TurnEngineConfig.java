@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
  * @param transactionCacheSize   responses remembered for retransmitted requests
  * @param unauthenticatedPerSecond 401/438 answers per second per source IP
  * @param unauthenticatedBurst   answers a quiet source may get at once
+ * @param maxChannelNumber       highest channel number ChannelBind accepts: RFC 8656's 0x4FFF when
+ *                               strict, or RFC 5766's 0x7FFF, which coturn and its client tools use
  */
 public record TurnEngineConfig(
         TransportAddress relayAddressV4,
@@ -34,12 +36,18 @@ public record TurnEngineConfig(
         int transactionCacheSize,
         long transactionLifetimeNs,
         double unauthenticatedPerSecond,
-        double unauthenticatedBurst) {
+        double unauthenticatedBurst,
+        int maxChannelNumber) {
 
     /** RFC 8656 §12.2: a channel number and peer stay unavailable to other bindings this long after expiry. */
     public static final long CHANNEL_COOLDOWN_NS = TimeUnit.MINUTES.toNanos(5);
     /** RFC 8656 §7.2: an unclaimed RESERVATION-TOKEN lapses after about 30 seconds. */
     public static final long RESERVATION_LIFETIME_NS = TimeUnit.SECONDS.toNanos(30);
+
+    /** RFC 8656 §12: channel numbers are 0x4000-0x4FFF. */
+    public static final int RFC8656_MAX_CHANNEL = 0x4FFF;
+    /** RFC 5766 §11 allowed 0x4000-0x7FFF; coturn's turnutils_uclient still picks from there. */
+    public static final int RFC5766_MAX_CHANNEL = 0x7FFF;
 
     public static Builder builder() {
         return new Builder();
@@ -61,6 +69,7 @@ public record TurnEngineConfig(
         private long transactionLifetimeNs = TimeUnit.SECONDS.toNanos(40);
         private double unauthenticatedPerSecond = 50;
         private double unauthenticatedBurst = 100;
+        private int maxChannelNumber = RFC5766_MAX_CHANNEL;
 
         public Builder relayAddressV4(TransportAddress a) {
             this.relayAddressV4 = a;
@@ -133,11 +142,17 @@ public record TurnEngineConfig(
             return this;
         }
 
+        /** Accept only RFC 8656's channel numbers, 0x4000-0x4FFF. */
+        public Builder strictChannelNumbers(boolean strict) {
+            this.maxChannelNumber = strict ? RFC8656_MAX_CHANNEL : RFC5766_MAX_CHANNEL;
+            return this;
+        }
+
         public TurnEngineConfig build() {
             return new TurnEngineConfig(relayAddressV4, relayAddressV6, advertisedAddressV4, advertisedAddressV6,
                     defaultLifetimeNs, maxLifetimeNs, permissionLifetimeNs, channelLifetimeNs, software,
                     alwaysFingerprint, maxPermissions, transactionCacheSize, transactionLifetimeNs,
-                    unauthenticatedPerSecond, unauthenticatedBurst);
+                    unauthenticatedPerSecond, unauthenticatedBurst, maxChannelNumber);
         }
     }
 }

@@ -31,9 +31,26 @@ class ChannelBindTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0x0000, 0x3FFF, 0x5000, 0x7FFF, 0xFFFF})
+    @ValueSource(ints = {0x0000, 0x3FFF, 0x8000, 0xFFFF})
     void channelNumberOutsideTheRangeIs400(int number) {
         assertThat(client.channelBind(number, PEER).errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0x5000, 0x51B7, 0x7FFF})
+    void rfc5766ChannelNumbersBindByDefaultAsCoturnsClientsUseThem(int number) {
+        assertThat(client.channelBind(number, PEER).isSuccess()).isTrue();
+        assertThat(channelDataReachesPeer(number)).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0x5000, 0x7FFF})
+    void strictModeRejectsChannelNumbersAboveRfc8656Range(int number) {
+        TurnFixture strict = TurnFixture.builder().config(c -> c.strictChannelNumbers(true)).build();
+        TurnTestClient strictClient = strict.alice("198.51.100.8", 40002);
+        assertThat(strictClient.allocate().isSuccess()).isTrue();
+        assertThat(strictClient.channelBind(number, PEER).errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(strictClient.channelBind(0x4FFF, PEER).isSuccess()).isTrue();
     }
 
     @ParameterizedTest

@@ -1,0 +1,92 @@
+package io.tern.server.relay;
+
+import io.tern.server.cli.TurnServerLauncher;
+import io.tern.server.config.TurnServerConfig;
+import io.tern.server.config.Verbosity;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.ConsoleHandler;
+import java.util.logging.FileHandler;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+import sun.misc.Signal;
+
+/**
+ * {@code tern turn}: starts the relay, prints the generated secret once, and runs until SIGTERM or
+ * SIGINT. SIGUSR1 switches to drain mode, as in coturn.
+ */
+public final class RelayLauncher implements TurnServerLauncher {
+    private static final System.Logger LOG = System.getLogger("tern");
+
+    private final PrintStream out;
+
+    public RelayLauncher(PrintStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public int launch(TurnServerConfig config) throws Exception {
+        configureLogging(config);
+        RelayServer server = RelayServer.start(config);
+        config.generatedSecret().ifPresent(secret -> out.println(
+                "Generated TURN REST shared secret (static-auth-secret), shown once: " + secret));
+        if (config.pidFile().isPresent()) {
+            writePid(config.pidFile().get());
+        }
+        out.println("Tern relay " + server.summary());
+        out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            LOG.log(System.Logger.Level.INFO, "shutting down");
+            server.close();
+            stopped.countDown();
+        }, "tern-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Signal.handle(new Signal("USR1"), signal -> {
+                LOG.log(System.Logger.Level.INFO, "SIGUSR1: drain mode, no new allocations");
+                server.drain();
+            });
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "SIGUSR1 drain mode unavailable: " + e.getMessage());
+        }
+        stopped.await();
+        return 0;
+    }
+
+    private static void writePid(Path pidFile) throws IOException {
+        Files.writeString(pidFile, ProcessHandle.current().pid() + "\n");
+        pidFile.toFile().deleteOnExit();
+    }
+
+    private static void configureLogging(TurnServerConfig config) throws IOException {
+        Logger root = Logger.getLogger("");
+        Level level = switch (config.verbosity()) {
+            case NONE -> Level.WARNING;
+            case NORMAL -> Level.INFO;
+            case EXTRA -> Level.FINE;
+        };
+        root.setLevel(level);
+        for (Handler handler : root.getHandlers()) {
+            root.removeHandler(handler);
+        }
+        Handler handler;
+        String logFile = config.logFile().orElse("stdout");
+        if (logFile.equals("stdout") || logFile.equals("-")) {
+            handler = new ConsoleHandler();
+        } else {
+            handler = new FileHandler(logFile, true);
+        }
+        handler.setLevel(level);
+        handler.setFormatter(new SimpleFormatter());
+        root.addHandler(handler);
+        if (config.verbosity() == Verbosity.NONE) {
+            Logger.getLogger("tern").setLevel(Level.INFO);
+        }
+    }
+}
