@@ -115,6 +115,10 @@ public final class RelayServer implements AutoCloseable {
         draining.set(true);
     }
 
+    public boolean draining() {
+        return draining.get();
+    }
+
     public List<InetSocketAddress> udpAddresses() {
         return udp == null ? List.of() : udp.boundAddresses();
     }
