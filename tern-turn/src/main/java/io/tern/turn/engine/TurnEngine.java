@@ -56,6 +56,8 @@ public final class TurnEngine {
     private static final long TICK_NS = 1L << 27;
     private static final int TICKS_PER_WHEEL = 1024;
     private static final int MAX_TICKS_PER_TIMEOUT = 1 << 20;
+    /** Largest peer datagram that fits a Data indication: 16-bit body length less XOR-PEER-ADDRESS (v6), DATA and FINGERPRINT headers. */
+    private static final int MAX_DATA_INDICATION_PAYLOAD_BYTES = 65535 - 24 - 4 - 8 - 3;
     private static final byte[] PASSWORD_ALGORITHMS_VALUE = {0, ALGORITHM_SHA256, 0, 0, 0, ALGORITHM_MD5, 0, 0};
 
     private final TurnEngineConfig config;
@@ -204,6 +206,9 @@ public final class TurnEngine {
             channelData.wrap(buffer, headerOffset).channelNumber(channel.number()).dataLength(length);
             sink.sendToClient(allocation.listenerId(), allocation.connectionId(), allocation.client(),
                     buffer, headerOffset, length + ChannelDataFlyweight.HEADER_LENGTH);
+        } else if (length > MAX_DATA_INDICATION_PAYLOAD_BYTES) {
+            counters.drop(DropReason.MALFORMED);
+            return;
         } else {
             writer.start(out, 0, StunClass.messageType(StunMethod.DATA, StunClass.INDICATION),
                     ThreadLocalRandom.current().nextInt(), ThreadLocalRandom.current().nextLong());
@@ -268,6 +273,10 @@ public final class TurnEngine {
         }
         if (dataLength > length - ChannelDataFlyweight.HEADER_LENGTH) {
             counters.drop(DropReason.MALFORMED);
+            return;
+        }
+        if (allocation.permission(channel.peer()) == null) {
+            counters.drop(DropReason.NO_PERMISSION);
             return;
         }
         sink.sendToPeer(channel.relayId(), channel.peer(), buffer, channelData.dataOffset(), dataLength);
@@ -388,7 +397,8 @@ public final class TurnEngine {
         requestCredential = null;
         int integrityOffset = decoder.integrityAttributeOffset();
         int sha256Offset = decoder.integritySha256AttributeOffset();
-        requestUsedSha256Integrity = integrityOffset < 0 && sha256Offset >= 0;
+        // RFC 8489 §9.2.4: with both present, MESSAGE-INTEGRITY-SHA256 is the one that counts.
+        requestUsedSha256Integrity = sha256Offset >= 0;
         if (integrityOffset < 0 && sha256Offset < 0) {
             challenge(listenerId, connectionId, client, ErrorCode.UNAUTHENTICATED);
             return false;
@@ -414,10 +424,9 @@ public final class TurnEngine {
             challenge(listenerId, connectionId, client, ErrorCode.UNAUTHENTICATED);
             return false;
         }
-        int attributeOffset = integrityOffset >= 0 ? integrityOffset : sha256Offset;
-        List<Credential> candidates = allocation != null && allocation.credential().username().equals(username)
-                ? List.of(allocation.credential())
-                : shared.credentials().lookup(username, shared.epochSeconds().getAsLong());
+        int attributeOffset = sha256Offset >= 0 ? sha256Offset : integrityOffset;
+        // Looked up afresh on every request, so an expired REST username can't keep refreshing.
+        List<Credential> candidates = shared.credentials().lookup(username, shared.epochSeconds().getAsLong());
         for (Credential candidate : candidates) {
             byte[] key = algorithm == ALGORITHM_SHA256 ? candidate.keySha256() : candidate.keyMd5();
             if (key != null && integrity.verify(decoder.buffer(), decoder.offset(), attributeOffset, key)) {
@@ -497,7 +506,7 @@ public final class TurnEngine {
             signedError(listenerId, connectionId, client, cacheKey, ErrorCode.ALLOCATION_MISMATCH);
             return;
         }
-        if (decoder.valueLength(AttributeType.REQUESTED_TRANSPORT) != 4) {
+        if (decoder.valueLength(AttributeType.REQUESTED_TRANSPORT) != 4 || badLifetime()) {
             signedError(listenerId, connectionId, client, cacheKey, ErrorCode.BAD_REQUEST);
             return;
         }
@@ -722,7 +731,15 @@ public final class TurnEngine {
         return Math.max(config.defaultLifetimeNs(), Math.min(requestedNs, config.maxLifetimeNs()));
     }
 
+    private boolean badLifetime() {
+        return decoder.has(AttributeType.LIFETIME) && decoder.valueLength(AttributeType.LIFETIME) != 4;
+    }
+
     private void handleRefresh(int listenerId, long connectionId, TransportAddress client, Allocation allocation, long cacheKey) {
+        if (badLifetime()) {
+            signedError(listenerId, connectionId, client, cacheKey, ErrorCode.BAD_REQUEST);
+            return;
+        }
         if (decoder.has(AttributeType.REQUESTED_ADDRESS_FAMILY)) {
             int family = familyValue(AttributeType.REQUESTED_ADDRESS_FAMILY);
             boolean matches = family == AddressAttribute.WIRE_FAMILY_IPV4 && allocation.relayIdV4() >= 0
@@ -868,7 +885,7 @@ public final class TurnEngine {
         } else if (target instanceof ChannelBinding binding) {
             if (binding.active()) {
                 binding.active(false);
-                long cooldownId = timers.scheduleTimer(now + TurnEngineConfig.CHANNEL_COOLDOWN_NS);
+                long cooldownId = timers.scheduleTimer(binding.expiresAtNs() + TurnEngineConfig.CHANNEL_COOLDOWN_NS);
                 binding.timerId(cooldownId);
                 timerTargets.put(cooldownId, binding);
             } else {
@@ -909,8 +926,13 @@ public final class TurnEngine {
         finishSigned(listenerId, connectionId, client, cacheKey);
     }
 
+    /** An unsigned error; rate-limited like 401, since anyone can provoke it with a spoofed source. */
     private void sendError(int listenerId, long connectionId, TransportAddress client, int code) {
         counters.error(code);
+        if (connectionId == TurnEngineSink.NO_CONNECTION && !unauthenticatedLimiter.tryAcquire(client, nowNs)) {
+            counters.drop(DropReason.RATE_LIMITED);
+            return;
+        }
         startResponse(StunClass.ERROR_RESPONSE);
         writer.putErrorCode(code);
         finishUnsigned(listenerId, connectionId, client);

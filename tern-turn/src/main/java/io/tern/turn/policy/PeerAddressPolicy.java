@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decides which peers a client may reach through the relay. Safer than coturn's defaults: the
- * ranges that lead back into the relay host or its private neighbourhood are denied unless the
- * operator allows them. Explicitly allowed ranges win over every deny, as in coturn.
+ * Decides which peers a client may reach through the relay. Safer than coturn's defaults: loopback,
+ * unspecified, link-local, IPv6 unique-local, multicast and the relay's own listeners are denied
+ * unless the operator allows them. Private IPv4 ranges stay reachable, since relays commonly sit
+ * beside their peers on them; deny them with {@code denied-peer-ip} where they aren't. Explicitly
+ * allowed ranges win over every deny, as in coturn.
  */
 public final class PeerAddressPolicy {
     /** Denied unless allowed: unspecified, "this network", link-local, ULA, multicast, broadcast. */

@@ -151,9 +151,10 @@ class ChannelBindTest {
         assertThat(client.channelBind(0x4000, PEER).isSuccess()).isTrue();
 
         assertThat(channelDataReachesPeer(0x4000)).isTrue();
-        fx.advanceSeconds(400);
+        // Past the old cooldown's end (expiry + 300 s), within the revived permission's 300 s.
+        fx.advanceSeconds(250);
         assertThat(channelDataReachesPeer(0x4000)).as("the revived channel is not removed by the old cooldown").isTrue();
-        fx.advanceSeconds(201);
+        fx.advanceSeconds(400);
         assertThat(channelDataReachesPeer(0x4000)).isFalse();
     }
 
