@@ -14,6 +14,7 @@ public final class CodecPool {
     private final int compressionLevel;
     private final int maxPooled;
     private final ConcurrentLinkedQueue<Deflater> deflaters = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Deflater> huffmanDeflaters = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Inflater> inflaters = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pooledDeflaters = new AtomicInteger();
     private final AtomicInteger pooledInflaters = new AtomicInteger();
@@ -25,22 +26,32 @@ public final class CodecPool {
         this.maxPooled = maxPooled;
     }
 
-    public Deflater acquireDeflater() {
+    /**
+     * @param huffmanOnly a deflater that emits no back-references, for peers that demand a window
+     *        below 15 bits. Kept in its own queue so a strategy is never changed on a pooled deflater:
+     *        the JDK applies such a change lazily, in a deflate call that then does nothing else.
+     */
+    public Deflater acquireDeflater(boolean huffmanOnly) {
         deflatersInUse.incrementAndGet();
-        Deflater d = deflaters.poll();
-        if (d == null) {
-            return new Deflater(compressionLevel, true);
+        Deflater d = (huffmanOnly ? huffmanDeflaters : deflaters).poll();
+        if (d != null) {
+            pooledDeflaters.decrementAndGet();
+            return d;
         }
-        pooledDeflaters.decrementAndGet();
+        d = new Deflater(compressionLevel, true);
+        if (huffmanOnly) {
+            d.setStrategy(Deflater.HUFFMAN_ONLY);
+            // Apply the strategy now, on the empty stream, rather than inside the first message.
+            d.deflate(new byte[16], 0, 16, Deflater.NO_FLUSH);
+        }
         return d;
     }
 
-    public void releaseDeflater(Deflater d) {
+    public void releaseDeflater(Deflater d, boolean huffmanOnly) {
         deflatersInUse.decrementAndGet();
         d.reset();
-        d.setStrategy(Deflater.DEFAULT_STRATEGY);
         if (pooledDeflaters.incrementAndGet() <= maxPooled) {
-            deflaters.offer(d);
+            (huffmanOnly ? huffmanDeflaters : deflaters).offer(d);
         } else {
             pooledDeflaters.decrementAndGet();
             d.end();

@@ -31,29 +31,32 @@ public final class MessageDeflater {
     /** Compresses {@code in[offset, offset+length)} into {@code out}, replacing its contents. */
     public void compress(byte[] in, int offset, int length, GrowableBytes out) {
         if (deflater == null) {
-            deflater = pool.acquireDeflater();
-            if (huffmanOnly) {
-                deflater.setStrategy(Deflater.HUFFMAN_ONLY);
-            }
+            deflater = pool.acquireDeflater(huffmanOnly);
         }
         out.length(0);
         deflater.setInput(in, offset, length);
-        while (true) {
+        int space;
+        int produced;
+        do {
             out.ensureWritable(Math.max(MIN_CHUNK_BYTES, (length >>> 1) + 16), Integer.MAX_VALUE - 16);
-            int space = out.capacity() - out.length();
-            int produced = deflater.deflate(out.array(), out.length(), space, Deflater.SYNC_FLUSH);
+            space = out.capacity() - out.length();
+            produced = deflater.deflate(out.array(), out.length(), space, Deflater.SYNC_FLUSH);
             out.length(out.length() + produced);
-            // A flush that filled the buffer may have more to emit, and after a strategy change the JDK's
-            // first call only applies the new parameters; the flush is complete once the sync marker is out.
-            if (produced < space && deflater.needsInput() && endsWithSyncMarker(out)) {
-                break;
-            }
-        }
-        out.length(out.length() - TAIL_BYTES);
+        } while (produced == space);
         // The input array belongs to the caller; do not let the Deflater keep a reference to it.
         deflater.setInput(EMPTY);
+        if (endsWithSyncMarker(out)) {
+            out.length(out.length() - TAIL_BYTES);
+        } else if (out.length() == 0) {
+            // zlib emits nothing for an empty message right after a flush; §7.2.3.6 sends one empty
+            // stored block, which is 0x00 once the tail is removed.
+            out.array()[0] = 0;
+            out.length(1);
+        } else {
+            throw new IllegalStateException("deflate output did not end in a sync flush");
+        }
         if (noContextTakeover) {
-            pool.releaseDeflater(deflater);
+            pool.releaseDeflater(deflater, huffmanOnly);
             deflater = null;
         }
     }
@@ -67,7 +70,7 @@ public final class MessageDeflater {
     /** Returns any held deflater to the pool; call when the connection ends. */
     public void release() {
         if (deflater != null) {
-            pool.releaseDeflater(deflater);
+            pool.releaseDeflater(deflater, huffmanOnly);
             deflater = null;
         }
     }

@@ -129,6 +129,19 @@ class EnginePairTest {
     }
 
     @Test
+    void emptyCompressedMessageAfterAFlushRoundTripsWithContextTakeover() {
+        CodecPool pool = new CodecPool(6, 8);
+        EnginePair pair = EnginePair.open(WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.honourOffers(pool)));
+        byte[] hello = "hello".getBytes(StandardCharsets.UTF_8);
+        pair.client.sendText(hello, 0, hello.length);
+        pair.client.sendText(new byte[0], 0, 0);
+        pair.client.sendText(hello, 0, hello.length);
+        pair.pump();
+        assertThat(pair.serverSink.messages).extracting(m -> new String(m.payload(), StandardCharsets.UTF_8))
+                .containsExactly("hello", "", "hello");
+    }
+
+    @Test
     void compressedMessageInflatingPastTheLimitFailsWith1009() {
         CodecPool pool = new CodecPool(6, 8);
         WebSocketConfig client = WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.honourOffers(pool));
