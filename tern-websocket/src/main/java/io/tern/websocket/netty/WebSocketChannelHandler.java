@@ -29,6 +29,9 @@ public final class WebSocketChannelHandler extends ChannelInboundHandlerAdapter 
         }
     };
 
+    /** Within a read batch, output is held for one flush, but never more than this. */
+    private static final int MAX_HELD_BYTES = 64 * 1024;
+
     private final WebSocketEngine engine;
     private final WebSocketListener listener;
     private final BackpressureConfig backpressure;
@@ -209,7 +212,7 @@ public final class WebSocketChannelHandler extends ChannelInboundHandlerAdapter 
 
     /** After any engine call: flush unless a read batch is still running, enforce the send bound, re-arm timers. */
     private void afterEngineCall() {
-        if (!inRead) {
+        if (!inRead || (pending != null && pending.readableBytes() >= MAX_HELD_BYTES)) {
             flushPending();
         }
         if (transportClosing) {
