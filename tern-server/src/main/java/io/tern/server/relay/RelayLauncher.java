@@ -3,6 +3,9 @@ package io.tern.server.relay;
 import io.tern.server.cli.TurnServerLauncher;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.Verbosity;
+import io.tern.server.metrics.DrainWatch;
+import io.tern.server.metrics.MetricsEndpoint;
+import io.tern.server.metrics.RelayMetrics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -18,7 +21,9 @@ import sun.misc.Signal;
 
 /**
  * {@code tern turn}: starts the relay, prints the generated secret once, and runs until SIGTERM or
- * SIGINT. SIGUSR1 switches to drain mode, as in coturn.
+ * SIGINT. SIGUSR1 switches to drain mode, as in coturn: new allocations are refused with 508,
+ * {@code /health} answers 503, and the process exits once the last allocation is gone. With
+ * {@code --prometheus} it serves {@code /metrics} and {@code /health} on {@code --prometheus-port}.
  */
 public final class RelayLauncher implements TurnServerLauncher {
     private static final System.Logger LOG = System.getLogger("tern");
@@ -33,6 +38,13 @@ public final class RelayLauncher implements TurnServerLauncher {
     public int launch(TurnServerConfig config) throws Exception {
         configureLogging(config);
         RelayServer server = RelayServer.start(config);
+        MetricsEndpoint metrics;
+        try {
+            metrics = config.prometheus() ? MetricsEndpoint.start(server, config.prometheusPort()) : null;
+        } catch (IOException e) {
+            server.close();
+            throw new IOException("cannot serve Prometheus metrics on port " + config.prometheusPort() + ": " + e.getMessage(), e);
+        }
         config.generatedSecret().ifPresent(secret -> out.println(
                 "Generated TURN REST shared secret (static-auth-secret), shown once: " + secret));
         if (config.pidFile().isPresent()) {
@@ -43,6 +55,9 @@ public final class RelayLauncher implements TurnServerLauncher {
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             LOG.log(System.Logger.Level.INFO, "shutting down");
+            if (metrics != null) {
+                metrics.close();
+            }
             server.close();
             stopped.countDown();
         }, "tern-shutdown");
@@ -55,6 +70,11 @@ public final class RelayLauncher implements TurnServerLauncher {
         } catch (IllegalArgumentException e) {
             LOG.log(System.Logger.Level.WARNING, "SIGUSR1 drain mode unavailable: " + e.getMessage());
         }
+        RelayMetrics allocations = metrics != null ? metrics.metrics() : new RelayMetrics(server::engines, server::draining);
+        DrainWatch.start(server::draining, allocations::activeAllocations, () -> {
+            LOG.log(System.Logger.Level.INFO, "drain mode: last allocation gone, exiting");
+            stopped.countDown();
+        }, 1000);
         stopped.await();
         return 0;
     }

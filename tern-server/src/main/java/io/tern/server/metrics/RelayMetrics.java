@@ -1,0 +1,236 @@
+package io.tern.server.metrics;
+
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.tern.stun.message.StunMethod;
+import io.tern.turn.engine.DropReason;
+import io.tern.turn.engine.TransportProtocol;
+import io.tern.turn.engine.TurnCounters;
+import io.tern.turn.engine.TurnEngine;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Prometheus collectors over the engines' {@link TurnCounters}. Every value is read when
+ * Prometheus scrapes, summed over the engines (one per relay thread); the relay path does no
+ * work for metrics beyond the counters it keeps anyway.
+ *
+ * <p>Labels have bounded values only: transport, direction, method, error code and drop
+ * reason. There is no per-user or per-address label.
+ */
+public final class RelayMetrics {
+    private static final TransportProtocol[] TRANSPORTS = TransportProtocol.values();
+    private static final String[] TRANSPORT_LABELS = labels(TRANSPORTS);
+    private static final int[] DIRECTIONS = {TurnCounters.DIRECTION_CLIENT_TO_PEER, TurnCounters.DIRECTION_PEER_TO_CLIENT};
+    private static final String[] DIRECTION_LABELS = {"client_to_peer", "peer_to_client"};
+    private static final int[] METHODS = TurnCounters.methods();
+    private static final String[] METHOD_LABELS = methodLabels(METHODS);
+    private static final int[] ERROR_CODES = TurnCounters.errorCodes();
+    private static final String[] ERROR_CODE_LABELS = codeLabels(ERROR_CODES);
+    private static final DropReason[] DROP_REASONS = DropReason.values();
+    private static final String[] DROP_REASON_LABELS = labels(DROP_REASONS);
+    private static final LongSupplier NONE = () -> 0;
+
+    private final Supplier<? extends List<TurnEngine>> engines;
+    private final BooleanSupplier draining;
+    private final AtomicReferenceArray<LongSupplier> openConnections = new AtomicReferenceArray<>(TRANSPORTS.length);
+
+    /**
+     * @param engines  read at every scrape, so engines added later (e.g. TCP/TLS listeners) count
+     * @param draining whether the relay is in drain mode
+     */
+    public RelayMetrics(Supplier<? extends List<TurnEngine>> engines, BooleanSupplier draining) {
+        this.engines = Objects.requireNonNull(engines, "engines");
+        this.draining = Objects.requireNonNull(draining, "draining");
+        for (int i = 0; i < TRANSPORTS.length; i++) {
+            openConnections.set(i, NONE);
+        }
+    }
+
+    /**
+     * The hook for connection-oriented listeners: {@code tern_connections_open{transport}} reads
+     * {@code supplier} at scrape time. Until a listener plugs one in, the gauge reads 0 (always so
+     * for UDP, which has no connections).
+     */
+    public void openConnections(TransportProtocol transport, LongSupplier supplier) {
+        openConnections.set(transport.ordinal(), Objects.requireNonNull(supplier, "supplier"));
+    }
+
+    public boolean draining() {
+        return draining.getAsBoolean();
+    }
+
+    /** Active allocations over every engine and transport. */
+    public long activeAllocations() {
+        long total = 0;
+        for (TurnEngine engine : engines.get()) {
+            for (TransportProtocol transport : TRANSPORTS) {
+                total += engine.counters().activeAllocations(transport);
+            }
+        }
+        return total;
+    }
+
+    /** Registers every {@code tern_*} collector with {@code registry}. */
+    public void register(PrometheusRegistry registry) {
+        GaugeWithCallback.builder()
+                .name("tern_allocations_active")
+                .help("Allocations currently open, by the client's transport")
+                .labelNames("transport")
+                .callback(cb -> {
+                    long[] sums = new long[TRANSPORTS.length];
+                    for (TurnEngine engine : engines.get()) {
+                        for (int t = 0; t < TRANSPORTS.length; t++) {
+                            sums[t] += engine.counters().activeAllocations(TRANSPORTS[t]);
+                        }
+                    }
+                    for (int t = 0; t < TRANSPORTS.length; t++) {
+                        cb.call(sums[t], TRANSPORT_LABELS[t]);
+                    }
+                })
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("tern_relayed_packets")
+                .help("Application data packets relayed, by direction and the client's transport")
+                .labelNames("direction", "transport")
+                .callback(cb -> relayed(cb, false))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("tern_relayed_bytes")
+                .help("Application data bytes relayed (payload only, no STUN/ChannelData header), by direction and the client's transport")
+                .labelNames("direction", "transport")
+                .callback(cb -> relayed(cb, true))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("tern_requests")
+                .help("STUN/TURN requests received, and Send indications, by method")
+                .labelNames("method")
+                .callback(cb -> {
+                    for (int m = 0; m < METHODS.length; m++) {
+                        long sum = 0;
+                        for (TurnEngine engine : engines.get()) {
+                            sum += engine.counters().requests(METHODS[m]);
+                        }
+                        cb.call(sum, METHOD_LABELS[m]);
+                    }
+                })
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("tern_error_responses")
+                .help("Error responses sent, by STUN error code")
+                .labelNames("code")
+                .callback(cb -> {
+                    for (int c = 0; c < ERROR_CODES.length; c++) {
+                        long sum = 0;
+                        for (TurnEngine engine : engines.get()) {
+                            sum += engine.counters().errors(ERROR_CODES[c]);
+                        }
+                        cb.call(sum, ERROR_CODE_LABELS[c]);
+                    }
+                })
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("tern_auth_failures")
+                .help("Requests that failed long-term authentication (bad or unknown credentials, bad MESSAGE-INTEGRITY)")
+                .callback(cb -> {
+                    long sum = 0;
+                    for (TurnEngine engine : engines.get()) {
+                        sum += engine.counters().authFailures();
+                    }
+                    cb.call(sum);
+                })
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("tern_dropped_packets")
+                .help("Packets dropped silently, by reason")
+                .labelNames("reason")
+                .callback(cb -> {
+                    for (int r = 0; r < DROP_REASONS.length; r++) {
+                        long sum = 0;
+                        for (TurnEngine engine : engines.get()) {
+                            sum += engine.counters().drops(DROP_REASONS[r]);
+                        }
+                        cb.call(sum, DROP_REASON_LABELS[r]);
+                    }
+                })
+                .register(registry);
+        GaugeWithCallback.builder()
+                .name("tern_connections_open")
+                .help("Client connections currently open, by transport (0 for connectionless UDP)")
+                .labelNames("transport")
+                .callback(cb -> {
+                    for (int t = 0; t < TRANSPORTS.length; t++) {
+                        cb.call(openConnections.get(t).getAsLong(), TRANSPORT_LABELS[t]);
+                    }
+                })
+                .register(registry);
+        GaugeWithCallback.builder()
+                .name("tern_draining")
+                .help("1 in drain mode (new allocations refused with 508), else 0")
+                .callback(cb -> cb.call(draining.getAsBoolean() ? 1 : 0))
+                .register(registry);
+    }
+
+    private void relayed(CounterWithCallback.Callback cb, boolean bytes) {
+        long[] sums = new long[DIRECTIONS.length * TRANSPORTS.length];
+        for (TurnEngine engine : engines.get()) {
+            TurnCounters counters = engine.counters();
+            for (int d = 0; d < DIRECTIONS.length; d++) {
+                for (int t = 0; t < TRANSPORTS.length; t++) {
+                    sums[d * TRANSPORTS.length + t] += bytes
+                            ? counters.relayedBytes(DIRECTIONS[d], TRANSPORTS[t])
+                            : counters.relayedPackets(DIRECTIONS[d], TRANSPORTS[t]);
+                }
+            }
+        }
+        for (int d = 0; d < DIRECTIONS.length; d++) {
+            for (int t = 0; t < TRANSPORTS.length; t++) {
+                cb.call(sums[d * TRANSPORTS.length + t], DIRECTION_LABELS[d], TRANSPORT_LABELS[t]);
+            }
+        }
+    }
+
+    private static String[] labels(Enum<?>[] values) {
+        String[] labels = new String[values.length];
+        for (int i = 0; i < values.length; i++) {
+            labels[i] = values[i].name().toLowerCase(Locale.ROOT);
+        }
+        return labels;
+    }
+
+    private static String[] codeLabels(int[] codes) {
+        String[] labels = new String[codes.length];
+        for (int i = 0; i < codes.length; i++) {
+            labels[i] = Integer.toString(codes[i]);
+        }
+        return labels;
+    }
+
+    /** RFC 8656 method names in snake case: {@code create_permission}, {@code channel_bind}, ... */
+    static String methodLabel(int method) {
+        return switch (method) {
+            case StunMethod.BINDING -> "binding";
+            case StunMethod.ALLOCATE -> "allocate";
+            case StunMethod.REFRESH -> "refresh";
+            case StunMethod.SEND -> "send";
+            case StunMethod.DATA -> "data";
+            case StunMethod.CREATE_PERMISSION -> "create_permission";
+            case StunMethod.CHANNEL_BIND -> "channel_bind";
+            default -> "0x" + Integer.toHexString(method);
+        };
+    }
+
+    private static String[] methodLabels(int[] methods) {
+        String[] labels = new String[methods.length];
+        for (int i = 0; i < methods.length; i++) {
+            labels[i] = methodLabel(methods[i]);
+        }
+        return labels;
+    }
+}

@@ -1,0 +1,118 @@
+package io.tern.server.metrics;
+
+import io.tern.stun.address.TransportAddress;
+import io.tern.stun.attribute.AddressAttribute;
+import io.tern.stun.attribute.AttributeType;
+import io.tern.stun.integrity.Fingerprint;
+import io.tern.stun.integrity.MessageIntegrity;
+import io.tern.stun.message.StunClass;
+import io.tern.stun.message.StunMessageDecoder;
+import io.tern.stun.message.StunMessageWriter;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/** A blocking TURN-over-UDP client for tests: long-term auth with REST credentials, one request at a time. */
+final class UdpTurnClient implements AutoCloseable {
+    private final DatagramSocket socket;
+    private final InetSocketAddress server;
+    private final UnsafeBuffer out = new UnsafeBuffer(new byte[2048]);
+    private final StunMessageWriter writer = new StunMessageWriter(new MessageIntegrity(2048), new Fingerprint(2048));
+    private final byte[] username;
+    private final byte[] realm = RelayFixture.REALM.getBytes(StandardCharsets.UTF_8);
+    private final byte[] key;
+    private byte[] nonce;
+
+    UdpTurnClient(InetSocketAddress server, String username, String password) throws IOException {
+        this.socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+        this.socket.setSoTimeout(5000);
+        this.server = server;
+        this.username = username.getBytes(StandardCharsets.UTF_8);
+        this.key = MessageIntegrity.longTermKeyMd5(this.username, realm, password.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A response: its class, and its error code (0 for success). */
+    record Response(StunMessageDecoder message, int errorCode) {
+        boolean success() {
+            return message.messageClass() == StunClass.SUCCESS_RESPONSE;
+        }
+    }
+
+    /** Sends a request without credentials; the answer to an Allocate is the 401 challenge. */
+    Response unauthenticated(int method, Consumer<StunMessageWriter> attributes) throws IOException {
+        Response response = send(method, attributes, false);
+        if (response.errorCode() == 401) {
+            nonce = new byte[response.message().valueLength(AttributeType.NONCE)];
+            response.message().copyValue(AttributeType.NONCE, nonce);
+        }
+        return response;
+    }
+
+    /** Sends a signed request; fetches a nonce first if it has none. */
+    Response request(int method, Consumer<StunMessageWriter> attributes) throws IOException {
+        if (nonce == null) {
+            unauthenticated(method, attributes);
+        }
+        return send(method, attributes, true);
+    }
+
+    /** Allocates a UDP relay; returns the relayed address. */
+    TransportAddress allocate() throws IOException {
+        Response response = request(io.tern.stun.message.StunMethod.ALLOCATE,
+                w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
+        if (!response.success()) {
+            throw new IOException("Allocate failed: " + response.errorCode());
+        }
+        TransportAddress relayed = new TransportAddress();
+        StunMessageDecoder m = response.message();
+        AddressAttribute.decodeXor(m.buffer(), 0, m.valueOffset(AttributeType.XOR_RELAYED_ADDRESS),
+                m.valueLength(AttributeType.XOR_RELAYED_ADDRESS), relayed, new byte[16]);
+        return relayed;
+    }
+
+    void sendRaw(byte[] datagram) throws IOException {
+        socket.send(new DatagramPacket(datagram, datagram.length, server));
+    }
+
+    byte[] receiveRaw() throws IOException {
+        DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
+        socket.receive(in);
+        return Arrays.copyOf(in.getData(), in.getLength());
+    }
+
+    private Response send(int method, Consumer<StunMessageWriter> attributes, boolean signed) throws IOException {
+        writer.start(out, 0, StunClass.messageType(method, StunClass.REQUEST),
+                ThreadLocalRandom.current().nextInt(), ThreadLocalRandom.current().nextLong());
+        attributes.accept(writer);
+        if (signed) {
+            writer.putBytes(AttributeType.USERNAME, username);
+            writer.putBytes(AttributeType.REALM, realm);
+            writer.putBytes(AttributeType.NONCE, nonce);
+            writer.putMessageIntegrity(key);
+        }
+        sendRaw(Arrays.copyOf(out.byteArray(), writer.length()));
+        byte[] in = receiveRaw();
+        StunMessageDecoder decoder = new StunMessageDecoder();
+        if (decoder.decode(new UnsafeBuffer(in), 0, in.length) != StunMessageDecoder.OK) {
+            throw new IOException("not a STUN response: " + in.length + " bytes");
+        }
+        int code = 0;
+        if (decoder.has(AttributeType.ERROR_CODE)) {
+            byte[] value = new byte[decoder.valueLength(AttributeType.ERROR_CODE)];
+            decoder.copyValue(AttributeType.ERROR_CODE, value);
+            code = (value[2] & 7) * 100 + (value[3] & 0xff);
+        }
+        return new Response(decoder, code);
+    }
+
+    @Override
+    public void close() {
+        socket.close();
+    }
+}
