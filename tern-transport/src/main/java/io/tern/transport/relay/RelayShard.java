@@ -1,6 +1,7 @@
-package io.tern.transport.udp;
+package io.tern.transport.relay;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -10,6 +11,10 @@ import io.netty.channel.socket.DatagramPacket;
 import io.tern.stun.address.TransportAddress;
 import io.tern.transport.netty.NettyTransports;
 import io.tern.transport.netty.HeadroomRecvByteBufAllocator;
+import io.tern.transport.stream.ConnectionLimiter;
+import io.tern.transport.stream.StreamConnections;
+import io.tern.transport.stream.StreamCounters;
+import io.tern.transport.stream.StreamHost;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.RelaySockets;
 import io.tern.turn.engine.TransportProtocol;
@@ -25,15 +30,19 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * One relay thread: an event loop, the TURN engine it drives, its client-facing listeners and the
- * relay sockets of its allocations. Everything here runs on the loop's thread, so nothing locks.
+ * One relay thread: an event loop, the TURN engine it drives, its client-facing UDP listeners, the
+ * TCP and TLS connections accepted on its loop, and the relay sockets of its allocations.
+ * Everything here runs on the loop's thread, so nothing locks. A stream client's allocation lives
+ * in the engine of the thread that accepted its connection.
  */
-final class RelayShard implements TurnEngineSink, RelaySockets {
+final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     private static final int MAX_CACHED_ADDRESSES = 65536;
 
     private final EventLoop loop;
     private final TurnEngine engine;
-    private final List<DatagramChannel> listeners = new ArrayList<>();
+    private final StreamConnections streams;
+    private final Int2ObjectHashMap<DatagramChannel> listeners = new Int2ObjectHashMap<>();
+    private final List<Channel> streamListeners = new ArrayList<>();
     private final Int2ObjectHashMap<DatagramChannel> relays = new Int2ObjectHashMap<>();
     private final Map<TransportAddress, InetSocketAddress> inetAddresses = new HashMap<>();
     private final TransportAddress remote = new TransportAddress();
@@ -42,9 +51,14 @@ final class RelayShard implements TurnEngineSink, RelaySockets {
     private ByteBuf inbound;
     private int nextRelayId;
 
-    RelayShard(EventLoop loop, UdpServerSettings settings) {
+    RelayShard(EventLoop loop, TransportSettings settings, ConnectionLimiter limiter, StreamCounters streamCounters) {
         this.loop = loop;
         this.engine = new TurnEngine(settings.engineConfig(), settings.shared(), this, this, System.nanoTime());
+        this.streams = new StreamConnections(loop, this, engine.counters(), settings.streams(), limiter, streamCounters);
+    }
+
+    StreamConnections streams() {
+        return streams;
     }
 
     TurnEngine engine() {
@@ -56,22 +70,30 @@ final class RelayShard implements TurnEngineSink, RelaySockets {
     }
 
     void addListener(DatagramChannel channel, int listenerId) {
-        listeners.add(channel);
+        listeners.put(listenerId, channel);
         engine.registerListener(listenerId, TransportProtocol.UDP);
         channel.pipeline().addLast(new ClientHandler(listenerId));
     }
 
-    List<DatagramChannel> listeners() {
-        return listeners;
+    /** A TCP or TLS server channel bound on this loop; its connections are this shard's. */
+    void addStreamListener(Channel serverChannel, int listenerId, TransportProtocol protocol) {
+        streamListeners.add(serverChannel);
+        engine.registerListener(listenerId, protocol);
     }
 
     void onTimer() {
-        engine.onTimeout(System.nanoTime());
+        long nowNs = System.nanoTime();
+        engine.onTimeout(nowNs);
+        streams.onTimer(nowNs);
     }
 
     void close() {
+        for (Channel listener : streamListeners) {
+            listener.close();
+        }
+        streams.closeAll();
         engine.close();
-        for (DatagramChannel listener : listeners) {
+        for (DatagramChannel listener : listeners.values()) {
             listener.close();
         }
     }
@@ -80,8 +102,14 @@ final class RelayShard implements TurnEngineSink, RelaySockets {
 
     @Override
     public void sendToClient(int listenerId, long connectionId, TransportAddress client, DirectBuffer buffer, int offset, int length) {
+        if (connectionId != NO_CONNECTION) {
+            streams.send(connectionId, buffer, offset, length);
+            return;
+        }
         DatagramChannel channel = listeners.get(listenerId);
-        send(channel, inetAddress(client), buffer, offset, length);
+        if (channel != null) {
+            send(channel, inetAddress(client), buffer, offset, length);
+        }
     }
 
     @Override
@@ -154,6 +182,28 @@ final class RelayShard implements TurnEngineSink, RelaySockets {
 
     int relayCount() {
         return relays.size();
+    }
+
+    // ---- StreamHost
+
+    @Override
+    public void onStreamMessage(int listenerId, long connectionId, TransportAddress client, ByteBuf buffer, int index, int length) {
+        try {
+            inbound = buffer;
+            engine.onClientPacket(listenerId, connectionId, client, wrap(buffer), index, length, System.nanoTime());
+        } finally {
+            inbound = null;
+        }
+    }
+
+    @Override
+    public void onStreamClosed(int listenerId, long connectionId, TransportAddress client) {
+        engine.onConnectionClosed(listenerId, connectionId, client, System.nanoTime());
+    }
+
+    @Override
+    public boolean hasAllocation(int listenerId, long connectionId, TransportAddress client) {
+        return engine.allocations().find(listenerId, connectionId, client) != null;
     }
 
     // ---- Inbound
