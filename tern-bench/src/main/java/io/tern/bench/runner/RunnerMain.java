@@ -70,6 +70,12 @@ public final class RunnerMain implements Callable<Integer> {
             description = "launcher and subcommand; must exec the JVM (default: ${DEFAULT-VALUE})") String ternCommand;
     @Option(names = "--tern-transports", split = ",", defaultValue = "udp,tcp,tls",
             description = "transports Tern is asked to serve; others are skipped and noted") List<String> ternTransports;
+    @Option(names = "--tern-snapshot", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "run Tern from a frozen copy of its build, made once before the matrix (default: on; "
+                    + "--no-tern-snapshot runs the repository's launcher, which rebuilds whenever any source changes)")
+    boolean ternSnapshot;
+    @Option(names = "--tern-build-timeout-ms", defaultValue = "900000",
+            description = "bound on the launcher's own build before the snapshot is taken") long ternBuildTimeoutMs;
     @Option(names = "--turnserver", defaultValue = "/usr/bin/turnserver") String turnserver;
     @Option(names = "--ready-timeout-ms", defaultValue = "30000") long readyTimeoutMs;
     @Option(names = "--summarize", description = "only rebuild the .md and .png from this JSONL file") Path summarize;
@@ -87,16 +93,16 @@ public final class RunnerMain implements Callable<Integer> {
             return 0;
         }
         applyDefaults();
-        List<ServerKind> kinds = serverKinds();
-        if (kinds.isEmpty()) {
-            return 2;
-        }
         Path dir = out != null ? out : repoRoot.resolve("bench/results");
         String stem = name != null ? name : LocalDate.now() + "-" + hostName() + (quick ? "-quick" : "");
         Path jsonl = dir.resolve(stem + ".jsonl");
         Path tmp = repoRoot.resolve("bench/results/tmp").resolve(stem);
         Files.createDirectories(dir);
         Files.createDirectories(tmp);
+        List<ServerKind> kinds = serverKinds(tmp);
+        if (kinds.isEmpty()) {
+            return 2;
+        }
         Path cert = tmp.resolve("cert.pem");
         Path key = tmp.resolve("key.pem");
         if (transports.contains("tls")) {
@@ -255,7 +261,7 @@ public final class RunnerMain implements Callable<Integer> {
         return cells;
     }
 
-    private List<ServerKind> serverKinds() {
+    private List<ServerKind> serverKinds(Path tmp) throws IOException, InterruptedException {
         List<ServerKind> kinds = new ArrayList<>();
         for (String s : servers) {
             switch (s.trim().toLowerCase(Locale.ROOT)) {
@@ -276,7 +282,24 @@ public final class RunnerMain implements Callable<Integer> {
                     }
                     Set<Transport> ts = EnumSet.noneOf(Transport.class);
                     ternTransports.forEach(t -> ts.add(Transport.parse(t)));
-                    kinds.add(new Tern(launcher, repoRoot, ts));
+                    String build = "repository launcher (no snapshot)";
+                    List<String> command = launcher;
+                    if (ternSnapshot) {
+                        System.err.println("bench/run: letting " + exe + " build if it needs to, then freezing a copy");
+                        TernSnapshot snap = TernSnapshot.create(repoRoot, exe, tmp.resolve("tern-snapshot"),
+                                ternBuildTimeoutMs, tmp.resolve("tern-build.log"));
+                        command = new ArrayList<>(launcher);
+                        command.set(0, snap.launcher().toString());
+                        build = snap.description();
+                        notes.add("Tern ran from a snapshot of its build taken before the first run (" + build
+                                + "); the repository's launcher rebuilds whenever any source file changes");
+                    }
+                    List<String> dirty = TernSnapshot.uncommittedMainSources(repoRoot);
+                    if (!dirty.isEmpty()) {
+                        notes.add("warning: Tern was built from a working tree with uncommitted main sources: "
+                                + String.join(", ", dirty));
+                    }
+                    kinds.add(new Tern(command, repoRoot, ts, build + (dirty.isEmpty() ? "" : ", uncommitted changes")));
                 }
                 default -> {
                     System.err.println("bench/run: unknown server " + s);

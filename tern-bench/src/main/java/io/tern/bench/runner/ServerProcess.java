@@ -121,11 +121,19 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the process and everything it started (a launcher that is still building runs Maven
+     * as a child: killing only the shell left that build running and writing into the tree).
+     * Descendants are listed before the parent dies, while they can still be found.
+     */
     private static void stop(Process p) throws InterruptedException {
+        List<ProcessHandle> kids = p.descendants().toList();
         p.destroy();
+        kids.forEach(ProcessHandle::destroy);
         if (!p.waitFor(5, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             p.waitFor(5, TimeUnit.SECONDS);
         }
+        kids.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 }

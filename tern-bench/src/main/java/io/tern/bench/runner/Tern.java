@@ -6,17 +6,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** Tern, started through the repository's launcher ({@code ./tern turn ...}), which must exec the JVM. */
+/** Tern, started through its launcher ({@code ./tern turn ...}, or a snapshot of it), which must exec the JVM. */
 final class Tern extends ServerKind {
     private final List<String> launcher;
     private final Path repoRoot;
     private final Set<Transport> transports;
+    private final String build;
     private String version;
 
-    Tern(List<String> launcher, Path repoRoot, Set<Transport> transports) {
+    Tern(List<String> launcher, Path repoRoot, Set<Transport> transports, String build) {
         this.launcher = launcher;
         this.repoRoot = repoRoot;
         this.transports = transports;
+        this.build = build;
     }
 
     @Override
@@ -33,7 +35,7 @@ final class Tern extends ServerKind {
     synchronized String version() {
         if (version == null) {
             String sha = Coturn.firstLine(List.of("git", "-C", repoRoot.toString(), "rev-parse", "--short", "HEAD"));
-            version = "tern " + sha;
+            version = "tern " + sha + " (" + build + ")";
         }
         return version;
     }
