@@ -1,0 +1,64 @@
+package io.tern.server.interop;
+
+import io.tern.server.config.ConfigSource;
+import io.tern.server.config.CoturnOptions;
+import io.tern.server.config.OptionDef;
+import io.tern.server.config.OptionValue;
+import io.tern.server.config.TurnServerConfig;
+import io.tern.server.config.TurnServerConfigAssembler;
+import io.tern.server.relay.RelayServer;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Tern in-process on loopback, configured through coturn's option names as an operator would. */
+public final class InteropRelay implements AutoCloseable {
+    public final TurnServerConfig config;
+    public final RelayServer server;
+
+    private InteropRelay(TurnServerConfig config, RelayServer server) {
+        this.config = config;
+        this.server = server;
+    }
+
+    /** {@code options} are {@code name, value} pairs ("" for flags), as on coturn's command line. */
+    public static InteropRelay start(String... options) throws Exception {
+        List<OptionValue> values = new ArrayList<>();
+        for (int i = 0; i < options.length; i += 2) {
+            OptionDef option = CoturnOptions.find(options[i]);
+            if (option == null) {
+                throw new IllegalArgumentException("unknown option " + options[i]);
+            }
+            values.add(new OptionValue(option, options[i + 1], ConfigSource.commandLine()));
+        }
+        TurnServerConfig config = new TurnServerConfigAssembler(message -> { }).assemble(List.of(), values);
+        return new InteropRelay(config, RelayServer.start(config));
+    }
+
+    public int port() {
+        return config.listeningPort();
+    }
+
+    /** A port free for both UDP and TCP on loopback right now. */
+    public static int freePort() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            try (ServerSocket tcp = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                int port = tcp.getLocalPort();
+                try (DatagramSocket udp = new DatagramSocket(port, InetAddress.getLoopbackAddress())) {
+                    return port;
+                } catch (IOException taken) {
+                    // UDP side in use; try another.
+                }
+            }
+        }
+        throw new IOException("no free port on loopback");
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
