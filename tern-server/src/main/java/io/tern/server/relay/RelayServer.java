@@ -6,8 +6,12 @@ import io.tern.server.config.StaticUser;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.stun.address.TransportAddress;
 import io.tern.transport.netty.NettyTransports;
-import io.tern.transport.udp.TurnUdpServer;
-import io.tern.transport.udp.UdpServerSettings;
+import io.tern.transport.relay.TransportSettings;
+import io.tern.transport.relay.TurnServerTransport;
+import io.tern.transport.stream.StreamCounters;
+import io.tern.transport.stream.StreamSettings;
+import io.tern.transport.stream.TlsContextSource;
+import io.tern.transport.stream.TlsSettings;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.engine.TurnEngine;
@@ -22,11 +26,15 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -37,12 +45,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class RelayServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("tern");
 
-    private final TurnUdpServer udp;
+    /** Servers whose TLS certificates SIGHUP reloads. */
+    private static final Set<RelayServer> RUNNING = new CopyOnWriteArraySet<>();
+    private static final AtomicBoolean SIGHUP_INSTALLED = new AtomicBoolean();
+
+    private final TurnServerTransport transport;
+    private final TlsContextSource tls;
     private final AtomicBoolean draining;
     private final String summary;
 
-    private RelayServer(TurnUdpServer udp, AtomicBoolean draining, String summary) {
-        this.udp = udp;
+    private RelayServer(TurnServerTransport transport, TlsContextSource tls, AtomicBoolean draining, String summary) {
+        this.transport = transport;
+        this.tls = tls;
         this.draining = draining;
         this.summary = summary;
     }
@@ -89,21 +103,85 @@ public final class RelayServer implements AutoCloseable {
                 () -> System.currentTimeMillis() / 1000,
                 draining);
 
-        TurnUdpServer udp = null;
-        if (!config.noUdp()) {
-            udp = TurnUdpServer.start(new UdpServerSettings(listenAddresses, config.effectiveRelayThreads(),
-                    engine.build(), shared, TimeUnit.MILLISECONDS.toNanos(100)));
+        List<InetSocketAddress> tcpAddresses = config.noTcp() ? List.of() : listenAddresses;
+        List<InetSocketAddress> tlsAddresses = new ArrayList<>();
+        TlsContextSource tls = null;
+        if (config.tlsEnabled()) {
+            for (InetAddress ip : listenIps) {
+                tlsAddresses.add(new InetSocketAddress(ip, config.tlsListeningPort()));
+            }
+            tls = loadTls(config);
         }
-        String summary = "listening on udp " + (udp == null ? "(disabled)" : udp.boundAddresses())
+        TurnServerTransport transport = null;
+        if (!config.noUdp() || !tcpAddresses.isEmpty() || !tlsAddresses.isEmpty()) {
+            try {
+                transport = TurnServerTransport.start(new TransportSettings(config.noUdp() ? List.of() : listenAddresses,
+                        tcpAddresses, tlsAddresses, tls, StreamSettings.defaults(), config.effectiveRelayThreads(),
+                        engine.build(), shared, TimeUnit.MILLISECONDS.toNanos(100)));
+            } catch (InterruptedException | RuntimeException e) {
+                if (tls != null) {
+                    tls.close();
+                }
+                throw e;
+            }
+        }
+        String summary = "listening on udp " + addresses(transport == null ? List.of() : transport.udpAddresses())
+                + ", tcp " + addresses(transport == null ? List.of() : transport.tcpAddresses())
+                + ", tls " + addresses(transport == null ? List.of() : transport.tlsAddresses())
                 + ", relay " + (relayV4 == null ? "" : relayV4.getHostAddress()) + (relayV6 == null ? "" : " " + relayV6.getHostAddress())
                 + " ports " + config.minPort() + "-" + config.maxPort()
                 + ", " + config.effectiveRelayThreads() + " relay thread(s), " + NettyTransports.name()
                 + ", realm '" + config.realm() + "', auth " + config.authMode();
         LOG.log(System.Logger.Level.INFO, "Tern relay " + summary);
-        if (!config.noTcp() || config.tlsEnabled()) {
-            LOG.log(System.Logger.Level.WARNING, "TURN over TCP and TLS is not implemented yet; serving UDP only");
+        if (!config.noTls() && !config.tlsEnabled()) {
+            LOG.log(System.Logger.Level.INFO, "TURN over TLS is off: no 'cert' and 'pkey' given");
         }
-        return new RelayServer(udp, draining, summary);
+        RelayServer server = new RelayServer(transport, tls, draining, summary);
+        if (tls != null) {
+            RUNNING.add(server);
+            installSighupReload();
+        }
+        return server;
+    }
+
+    private static String addresses(List<InetSocketAddress> addresses) {
+        return addresses.isEmpty() ? "(disabled)" : addresses.toString();
+    }
+
+    private static TlsContextSource loadTls(TurnServerConfig config) {
+        TlsSettings settings = new TlsSettings(config.cert().orElseThrow(), config.pkey().orElseThrow(),
+                config.cipherList().orElse(null), config.noTlsV1_2(), TlsSettings.DEFAULT_RELOAD_POLL_MS);
+        try {
+            return TlsContextSource.load(settings);
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot use the TLS certificate '" + settings.certFile() + "' and key '"
+                    + settings.keyFile() + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** SIGHUP reloads the TLS certificates of every running server, as in coturn. */
+    private static void installSighupReload() {
+        if (!SIGHUP_INSTALLED.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> {
+                LOG.log(System.Logger.Level.INFO, "SIGHUP: reloading TLS certificates");
+                for (RelayServer server : RUNNING) {
+                    server.reloadCertificates();
+                }
+            });
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "SIGHUP certificate reload unavailable: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Reloads the TLS certificate and key from their files: new handshakes use them, running
+     * sessions keep theirs. Returns false (keeping the old ones) when the files can't be used.
+     */
+    public boolean reloadCertificates() {
+        return tls != null && tls.reload();
     }
 
     public String summary() {
@@ -120,17 +198,39 @@ public final class RelayServer implements AutoCloseable {
     }
 
     public List<InetSocketAddress> udpAddresses() {
-        return udp == null ? List.of() : udp.boundAddresses();
+        return transport == null ? List.of() : transport.udpAddresses();
+    }
+
+    public List<InetSocketAddress> tcpAddresses() {
+        return transport == null ? List.of() : transport.tcpAddresses();
+    }
+
+    public List<InetSocketAddress> tlsAddresses() {
+        return transport == null ? List.of() : transport.tlsAddresses();
     }
 
     public List<TurnEngine> engines() {
-        return udp == null ? List.of() : udp.engines();
+        return transport == null ? List.of() : transport.engines();
+    }
+
+    /** TCP and TLS connection events (accepted, limits, timeouts, handshake failures), or null without listeners. */
+    public StreamCounters streamCounters() {
+        return transport == null ? null : transport.streamCounters();
+    }
+
+    /** TCP and TLS connections open now. */
+    public int streamConnections() {
+        return transport == null ? 0 : transport.streamConnections();
     }
 
     @Override
     public void close() {
-        if (udp != null) {
-            udp.close();
+        RUNNING.remove(this);
+        if (transport != null) {
+            transport.close();
+        }
+        if (tls != null) {
+            tls.close();
         }
     }
 
