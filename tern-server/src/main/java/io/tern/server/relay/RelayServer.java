@@ -44,6 +44,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class RelayServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("tern");
+    /** {@code stale-nonce=0} means nonces never go stale; a century is close enough and can't overflow. */
+    private static final long UNLIMITED_NONCE_LIFETIME_NS = TimeUnit.DAYS.toNanos(36500);
 
     /** Servers whose TLS certificates SIGHUP reloads. */
     private static final Set<RelayServer> RUNNING = new CopyOnWriteArraySet<>();
@@ -99,7 +101,7 @@ public final class RelayServer implements AutoCloseable {
                 relayV6 == null ? null : new RelayPortPool(config.minPort(), config.maxPort(), System.nanoTime() + 1),
                 peerPolicy(config, listenAddresses),
                 nonceKey,
-                TimeUnit.SECONDS.toNanos(config.staleNonceSeconds()),
+                config.staleNonceSeconds() == 0 ? UNLIMITED_NONCE_LIFETIME_NS : TimeUnit.SECONDS.toNanos(config.staleNonceSeconds()),
                 () -> System.currentTimeMillis() / 1000,
                 draining);
 
