@@ -42,7 +42,14 @@ public final class MetricsEndpoint implements AutoCloseable {
 
     /** Serves {@code server}'s metrics on {@code port} of every interface (coturn's behaviour). */
     public static MetricsEndpoint start(RelayServer server, int port) throws IOException {
-        return start(new RelayMetrics(server::engines, server::draining), new InetSocketAddress(port));
+        return start(forServer(server), new InetSocketAddress(port));
+    }
+
+    /** The metrics of {@code server}: its engines, drain flag, and TCP/TLS connections. */
+    public static RelayMetrics forServer(RelayServer server) {
+        return new RelayMetrics(server::engines, server::draining)
+                .openConnections(server::streamConnections)
+                .connectionEvents(server.streamCounters());
     }
 
     /** Registers {@code metrics} and the JVM's in a fresh registry and serves it on {@code bind}. */

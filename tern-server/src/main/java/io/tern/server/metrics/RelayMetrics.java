@@ -4,6 +4,8 @@ import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.tern.stun.message.StunMethod;
+import io.tern.transport.stream.StreamCounters;
+import io.tern.transport.stream.StreamEvent;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnCounters;
@@ -11,7 +13,7 @@ import io.tern.turn.engine.TurnEngine;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -35,11 +37,13 @@ public final class RelayMetrics {
     private static final String[] ERROR_CODE_LABELS = codeLabels(ERROR_CODES);
     private static final DropReason[] DROP_REASONS = DropReason.values();
     private static final String[] DROP_REASON_LABELS = labels(DROP_REASONS);
-    private static final LongSupplier NONE = () -> 0;
+    private static final StreamEvent[] STREAM_EVENTS = StreamEvent.values();
+    private static final String[] STREAM_EVENT_LABELS = labels(STREAM_EVENTS);
 
     private final Supplier<? extends List<TurnEngine>> engines;
     private final BooleanSupplier draining;
-    private final AtomicReferenceArray<LongSupplier> openConnections = new AtomicReferenceArray<>(TRANSPORTS.length);
+    private final AtomicReference<LongSupplier> openConnections = new AtomicReference<>(() -> 0);
+    private final AtomicReference<StreamCounters> streamCounters = new AtomicReference<>();
 
     /**
      * @param engines  read at every scrape, so engines added later (e.g. TCP/TLS listeners) count
@@ -48,18 +52,22 @@ public final class RelayMetrics {
     public RelayMetrics(Supplier<? extends List<TurnEngine>> engines, BooleanSupplier draining) {
         this.engines = Objects.requireNonNull(engines, "engines");
         this.draining = Objects.requireNonNull(draining, "draining");
-        for (int i = 0; i < TRANSPORTS.length; i++) {
-            openConnections.set(i, NONE);
-        }
     }
 
     /**
-     * The hook for connection-oriented listeners: {@code tern_connections_open{transport}} reads
-     * {@code supplier} at scrape time. Until a listener plugs one in, the gauge reads 0 (always so
-     * for UDP, which has no connections).
+     * The hook for connection-oriented listeners: {@code tern_connections_open} reads
+     * {@code supplier} (TCP and TLS client connections open now) at scrape time. Until one is
+     * plugged in, the gauge reads 0, as it always would for UDP alone.
      */
-    public void openConnections(TransportProtocol transport, LongSupplier supplier) {
-        openConnections.set(transport.ordinal(), Objects.requireNonNull(supplier, "supplier"));
+    public RelayMetrics openConnections(LongSupplier supplier) {
+        openConnections.set(Objects.requireNonNull(supplier, "supplier"));
+        return this;
+    }
+
+    /** The TCP/TLS listeners' connection events, for {@code tern_connection_events_total}; null for none. */
+    public RelayMetrics connectionEvents(StreamCounters counters) {
+        streamCounters.set(counters);
+        return this;
     }
 
     public boolean draining() {
@@ -137,7 +145,7 @@ public final class RelayMetrics {
                 .register(registry);
         CounterWithCallback.builder()
                 .name("tern_auth_failures")
-                .help("Requests that failed long-term authentication (bad or unknown credentials, bad MESSAGE-INTEGRITY)")
+                .help("Signed requests refused with 401: unknown or expired username, or MESSAGE-INTEGRITY that does not verify")
                 .callback(cb -> {
                     long sum = 0;
                     for (TurnEngine engine : engines.get()) {
@@ -162,11 +170,17 @@ public final class RelayMetrics {
                 .register(registry);
         GaugeWithCallback.builder()
                 .name("tern_connections_open")
-                .help("Client connections currently open, by transport (0 for connectionless UDP)")
-                .labelNames("transport")
+                .help("TCP and TLS client connections open now (UDP has none)")
+                .callback(cb -> cb.call(openConnections.get().getAsLong()))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("tern_connection_events")
+                .help("TCP and TLS client connection events: accepted, closed, refused at a limit, timed out, bad framing, TLS handshake failures")
+                .labelNames("event")
                 .callback(cb -> {
-                    for (int t = 0; t < TRANSPORTS.length; t++) {
-                        cb.call(openConnections.get(t).getAsLong(), TRANSPORT_LABELS[t]);
+                    StreamCounters counters = streamCounters.get();
+                    for (int e = 0; e < STREAM_EVENTS.length; e++) {
+                        cb.call(counters == null ? 0 : counters.count(STREAM_EVENTS[e]), STREAM_EVENT_LABELS[e]);
                     }
                 })
                 .register(registry);

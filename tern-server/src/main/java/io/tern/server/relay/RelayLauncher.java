@@ -51,6 +51,9 @@ public final class RelayLauncher implements TurnServerLauncher {
             writePid(config.pidFile().get());
         }
         out.println("Tern relay " + server.summary());
+        if (metrics != null) {
+            out.println("Prometheus metrics on http://*:" + metrics.address().getPort() + "/metrics (all interfaces, as coturn), health on /health");
+        }
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -64,15 +67,17 @@ public final class RelayLauncher implements TurnServerLauncher {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             Signal.handle(new Signal("USR1"), signal -> {
-                LOG.log(System.Logger.Level.INFO, "SIGUSR1: drain mode, no new allocations");
+                out.println("SIGUSR1: drain mode, new allocations refused; exiting once the last allocation is gone");
+                out.flush();
                 server.drain();
             });
         } catch (IllegalArgumentException e) {
             LOG.log(System.Logger.Level.WARNING, "SIGUSR1 drain mode unavailable: " + e.getMessage());
         }
-        RelayMetrics allocations = metrics != null ? metrics.metrics() : new RelayMetrics(server::engines, server::draining);
+        RelayMetrics allocations = metrics != null ? metrics.metrics() : MetricsEndpoint.forServer(server);
         DrainWatch.start(server::draining, allocations::activeAllocations, () -> {
-            LOG.log(System.Logger.Level.INFO, "drain mode: last allocation gone, exiting");
+            out.println("Drain mode: last allocation gone, exiting");
+            out.flush();
             stopped.countDown();
         }, 1000);
         stopped.await();
@@ -97,7 +102,8 @@ public final class RelayLauncher implements TurnServerLauncher {
         }
         Handler handler;
         String logFile = config.logFile().orElse("stdout");
-        if (logFile.equals("stdout") || logFile.equals("-")) {
+        if (logFile.equals("stdout") || logFile.equals("-") || logFile.equals("syslog")) {
+            // Tern has no syslog client; under systemd, standard output reaches the journal anyway.
             handler = new ConsoleHandler();
         } else {
             handler = new FileHandler(logFile, true);

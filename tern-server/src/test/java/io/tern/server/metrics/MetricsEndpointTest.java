@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.message.StunMethod;
-import io.tern.turn.engine.TransportProtocol;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
@@ -47,8 +46,8 @@ class MetricsEndpointTest {
     @Test
     void scrapeReflectsAllocationsRelayedTrafficRequestsAndAuthFailures() throws Exception {
         String username = RelayFixture.restUsername("alice");
-        try (UdpTurnClient alice = new UdpTurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username));
-             UdpTurnClient mallory = new UdpTurnClient(relay.udpAddress(), username, "not-the-password")) {
+        try (TurnClient alice = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username));
+             TurnClient mallory = new TurnClient(relay.udpAddress(), username, "not-the-password")) {
             assertThat(alice.unauthenticated(StunMethod.BINDING, w -> { }).success()).isTrue();
             alice.allocate(); // a 401 challenge, then success
             bindChannel(alice);
@@ -60,7 +59,7 @@ class MetricsEndpointTest {
             for (byte[] reply : replies) {
                 relayToClient(alice, reply);
             }
-            UdpTurnClient.Response refused = mallory.request(StunMethod.ALLOCATE,
+            TurnClient.Response refused = mallory.request(StunMethod.ALLOCATE,
                     w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
             assertThat(refused.errorCode()).isEqualTo(401);
 
@@ -78,7 +77,7 @@ class MetricsEndpointTest {
             assertThat(value(m, "tern_error_responses_total{code=\"508\"}")).isZero();
             assertThat(value(m, "tern_auth_failures_total")).isEqualTo(1);
             assertThat(value(m, "tern_dropped_packets_total{reason=\"no_permission\"}")).isZero();
-            assertThat(value(m, "tern_connections_open{transport=\"udp\"}")).isZero();
+            assertThat(value(m, "tern_connections_open")).isZero();
             assertThat(value(m, "tern_draining")).isZero();
             assertThat(m).containsKey("jvm_memory_used_bytes{area=\"heap\"}");
 
@@ -92,25 +91,46 @@ class MetricsEndpointTest {
     @Test
     void exposesNoPerUserLabels() throws Exception {
         String username = RelayFixture.restUsername("carol-unique-name");
-        try (UdpTurnClient carol = new UdpTurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username))) {
+        try (TurnClient carol = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username))) {
             carol.allocate();
         }
         String body = relay.get("/metrics").body();
         assertThat(body).doesNotContain("carol-unique-name").doesNotContain("127.0.0.1");
         for (String line : body.split("\n")) {
             if (line.startsWith("tern_")) {
-                assertThat(line).matches("tern_[a-z_]+(\\{(direction|transport|method|code|reason)=\"[a-z0-9_]+\""
-                        + "(,(direction|transport|method|code|reason)=\"[a-z0-9_]+\")*})? [0-9.eE+-]+");
+                assertThat(line).matches("tern_[a-z_]+(\\{(direction|transport|method|code|reason|event)=\"[a-z0-9_]+\""
+                        + "(,(direction|transport|method|code|reason|event)=\"[a-z0-9_]+\")*})? [0-9.eE+-]+");
             }
         }
     }
 
     @Test
+    void countsTcpAllocationsAndConnectionsUnderTheirOwnTransport() throws Exception {
+        String username = RelayFixture.restUsername("tcp-user");
+        InetSocketAddress tcpListener = relay.server.tcpAddresses().get(0);
+        try (TurnClient client = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username))
+                .overTcp(tcpListener)) {
+            TurnClient.Response allocated = client.request(StunMethod.ALLOCATE,
+                    w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
+            assertThat(allocated.success()).as("Allocate over TCP, error %d", allocated.errorCode()).isTrue();
+            Map<String, Double> m = awaitScrape(s -> value(s, "tern_allocations_active{transport=\"tcp\"}") == 1);
+            assertThat(value(m, "tern_allocations_active{transport=\"tcp\"}")).isEqualTo(1);
+            assertThat(value(m, "tern_allocations_active{transport=\"udp\"}")).isZero();
+            assertThat(value(m, "tern_connections_open")).isEqualTo(1);
+            assertThat(value(m, "tern_connection_events_total{event=\"accepted\"}")).isEqualTo(1);
+        }
+        Map<String, Double> m = awaitScrape(s -> value(s, "tern_connections_open") == 0);
+        assertThat(value(m, "tern_connections_open")).isZero();
+        assertThat(value(m, "tern_connection_events_total{event=\"closed\"}")).isEqualTo(1);
+        // RFC 8656: closing the TCP connection ends its allocation.
+        m = awaitScrape(s -> value(s, "tern_allocations_active{transport=\"tcp\"}") == 0);
+        assertThat(value(m, "tern_allocations_active{transport=\"tcp\"}")).isZero();
+    }
+
+    @Test
     void openConnectionsGaugeReadsThePluggedSupplier() throws Exception {
-        relay.metrics.metrics().openConnections(TransportProtocol.TCP, () -> 7);
-        Map<String, Double> m = relay.scrape();
-        assertThat(value(m, "tern_connections_open{transport=\"tcp\"}")).isEqualTo(7);
-        assertThat(value(m, "tern_connections_open{transport=\"tls\"}")).isZero();
+        relay.metrics.metrics().openConnections(() -> 7);
+        assertThat(value(relay.scrape(), "tern_connections_open")).isEqualTo(7);
     }
 
     @Test
@@ -126,8 +146,8 @@ class MetricsEndpointTest {
     @Test
     void drainRefusesNewAllocationsWith508KeepsExistingOnesRelayingAndFlipsHealthTo503() throws Exception {
         String username = RelayFixture.restUsername("dave");
-        try (UdpTurnClient dave = new UdpTurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username));
-             UdpTurnClient erin = new UdpTurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username))) {
+        try (TurnClient dave = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username));
+             TurnClient erin = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username))) {
             dave.allocate();
             bindChannel(dave);
 
@@ -137,7 +157,7 @@ class MetricsEndpointTest {
             assertThat(health.statusCode()).isEqualTo(503);
             assertThat(health.body()).isEqualTo("draining\n");
             assertThat(relay.get("/ready").statusCode()).isEqualTo(503);
-            UdpTurnClient.Response refused = erin.request(StunMethod.ALLOCATE,
+            TurnClient.Response refused = erin.request(StunMethod.ALLOCATE,
                     w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
             assertThat(refused.errorCode()).isEqualTo(508);
             relayToPeer(dave, 300);
@@ -157,7 +177,7 @@ class MetricsEndpointTest {
         String username = RelayFixture.restUsername("frank");
         RelayMetrics metrics = relay.metrics.metrics();
         CountDownLatch drained = new CountDownLatch(1);
-        try (UdpTurnClient frank = new UdpTurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username));
+        try (TurnClient frank = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username));
              DrainWatch watch = DrainWatch.start(metrics::draining, metrics::activeAllocations, drained::countDown, 20)) {
             frank.allocate();
             assertThat(drained.await(200, TimeUnit.MILLISECONDS)).as("not draining yet").isFalse();
@@ -168,9 +188,9 @@ class MetricsEndpointTest {
         }
     }
 
-    private void bindChannel(UdpTurnClient client) throws Exception {
+    private void bindChannel(TurnClient client) throws Exception {
         TransportAddress peerAddress = TransportAddress.of((InetSocketAddress) peer.getLocalSocketAddress());
-        UdpTurnClient.Response bound = client.request(StunMethod.CHANNEL_BIND, w -> {
+        TurnClient.Response bound = client.request(StunMethod.CHANNEL_BIND, w -> {
             w.putInt(AttributeType.CHANNEL_NUMBER, CHANNEL << 16);
             w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peerAddress);
         });
@@ -179,7 +199,7 @@ class MetricsEndpointTest {
 
     private InetSocketAddress relayedAt;
 
-    private void relayToPeer(UdpTurnClient client, int size) throws Exception {
+    private void relayToPeer(TurnClient client, int size) throws Exception {
         byte[] payload = new byte[size];
         ThreadLocalRandom.current().nextBytes(payload);
         byte[] channelData = new byte[4 + ((size + 3) & ~3)];
@@ -195,7 +215,7 @@ class MetricsEndpointTest {
         relayedAt = (InetSocketAddress) atPeer.getSocketAddress();
     }
 
-    private void relayToClient(UdpTurnClient client, byte[] payload) throws Exception {
+    private void relayToClient(TurnClient client, byte[] payload) throws Exception {
         ThreadLocalRandom.current().nextBytes(payload);
         peer.send(new DatagramPacket(payload, payload.length, relayedAt));
         byte[] got = client.receiveRaw();

@@ -147,7 +147,7 @@ public final class RelayFixture implements AutoCloseable {
     }
 
     /** A port free for both UDP and TCP on loopback right now. */
-    static int freeUdpAndTcpPort() throws IOException {
+    public static int freeUdpAndTcpPort() throws IOException {
         for (int attempt = 0; attempt < 50; attempt++) {
             try (ServerSocket tcp = new ServerSocket(0, 1, LOOPBACK)) {
                 try (DatagramSocket udp = new DatagramSocket(new InetSocketAddress(LOOPBACK, tcp.getLocalPort()))) {

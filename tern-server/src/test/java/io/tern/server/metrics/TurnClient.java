@@ -11,16 +11,23 @@ import io.tern.stun.message.StunMessageWriter;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
+import java.io.DataInputStream;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-/** A blocking TURN-over-UDP client for tests: long-term auth with REST credentials, one request at a time. */
-final class UdpTurnClient implements AutoCloseable {
+/**
+ * A blocking TURN client for tests, over UDP or (with {@link #overTcp}) TCP: long-term auth with
+ * REST credentials, one request at a time.
+ */
+final class TurnClient implements AutoCloseable {
     private final DatagramSocket socket;
+    private Socket tcp;
+    private DataInputStream tcpIn;
     private final InetSocketAddress server;
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[2048]);
     private final StunMessageWriter writer = new StunMessageWriter(new MessageIntegrity(2048), new Fingerprint(2048));
@@ -29,12 +36,21 @@ final class UdpTurnClient implements AutoCloseable {
     private final byte[] key;
     private byte[] nonce;
 
-    UdpTurnClient(InetSocketAddress server, String username, String password) throws IOException {
+    TurnClient(InetSocketAddress server, String username, String password) throws IOException {
         this.socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
         this.socket.setSoTimeout(5000);
         this.server = server;
         this.username = username.getBytes(StandardCharsets.UTF_8);
         this.key = MessageIntegrity.longTermKeyMd5(this.username, realm, password.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Talks over a TCP connection to the server's TCP listener instead of UDP. */
+    TurnClient overTcp(InetSocketAddress tcpServer) throws IOException {
+        tcp = new Socket();
+        tcp.connect(tcpServer, 5000);
+        tcp.setSoTimeout(5000);
+        tcpIn = new DataInputStream(tcp.getInputStream());
+        return this;
     }
 
     /** A response: its class, and its error code (0 for success). */
@@ -77,10 +93,24 @@ final class UdpTurnClient implements AutoCloseable {
     }
 
     void sendRaw(byte[] datagram) throws IOException {
+        if (tcp != null) {
+            tcp.getOutputStream().write(datagram);
+            return;
+        }
         socket.send(new DatagramPacket(datagram, datagram.length, server));
     }
 
+    /** One datagram, or over TCP one framed STUN message or ChannelData message (with its padding). */
     byte[] receiveRaw() throws IOException {
+        if (tcp != null) {
+            byte[] head = new byte[4];
+            tcpIn.readFully(head);
+            int length = ((head[2] & 0xff) << 8) | (head[3] & 0xff);
+            int rest = (head[0] & 0xc0) == 0 ? 16 + length : (length + 3) & ~3;
+            byte[] message = Arrays.copyOf(head, 4 + rest);
+            tcpIn.readFully(message, 4, rest);
+            return message;
+        }
         DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
         socket.receive(in);
         return Arrays.copyOf(in.getData(), in.getLength());
@@ -114,5 +144,12 @@ final class UdpTurnClient implements AutoCloseable {
     @Override
     public void close() {
         socket.close();
+        if (tcp != null) {
+            try {
+                tcp.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
     }
 }
