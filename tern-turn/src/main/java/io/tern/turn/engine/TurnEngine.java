@@ -339,15 +339,8 @@ public final class TurnEngine {
             return;
         }
         if (decoder.unknownRequiredCount() > 0) {
-            int count = decoder.unknownRequiredCount();
-            for (int i = 0; i < count; i++) {
-                unknownTypes[i] = decoder.unknownRequiredType(i);
-            }
-            startResponse(StunClass.ERROR_RESPONSE);
-            writer.putErrorCode(ErrorCode.UNKNOWN_ATTRIBUTE);
-            writer.putUnknownAttributes(unknownTypes, count);
+            startUnknownAttributeError();
             finishSigned(listenerId, connectionId, client, cacheKey);
-            counters.error(ErrorCode.UNKNOWN_ATTRIBUTE);
             return;
         }
         if (method == StunMethod.ALLOCATE) {
@@ -370,17 +363,22 @@ public final class TurnEngine {
         return key != -1 ? key : ((long) listenerId << 48) ^ client.hashCode() ^ ((long) java.util.Arrays.hashCode(client.ipv6Bytes()) << 20);
     }
 
+    /** 420 listing the comprehension-required attributes this server doesn't know (RFC 8489 §6.3.1). */
+    private void startUnknownAttributeError() {
+        int count = decoder.unknownRequiredCount();
+        for (int i = 0; i < count; i++) {
+            unknownTypes[i] = decoder.unknownRequiredType(i);
+        }
+        counters.error(ErrorCode.UNKNOWN_ATTRIBUTE);
+        startResponse(StunClass.ERROR_RESPONSE);
+        writer.putErrorCode(ErrorCode.UNKNOWN_ATTRIBUTE);
+        writer.putUnknownAttributes(unknownTypes, count);
+    }
+
     private void handleBinding(int listenerId, long connectionId, TransportAddress client) {
         if (decoder.unknownRequiredCount() > 0) {
-            int count = decoder.unknownRequiredCount();
-            for (int i = 0; i < count; i++) {
-                unknownTypes[i] = decoder.unknownRequiredType(i);
-            }
-            startResponse(StunClass.ERROR_RESPONSE);
-            writer.putErrorCode(ErrorCode.UNKNOWN_ATTRIBUTE);
-            writer.putUnknownAttributes(unknownTypes, count);
+            startUnknownAttributeError();
             finishUnsigned(listenerId, connectionId, client);
-            counters.error(ErrorCode.UNKNOWN_ATTRIBUTE);
             return;
         }
         startResponse(StunClass.SUCCESS_RESPONSE);
