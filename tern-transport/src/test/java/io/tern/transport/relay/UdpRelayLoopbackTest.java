@@ -1,4 +1,4 @@
-package io.tern.transport.udp;
+package io.tern.transport.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,11 +31,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The UDP transport and the engine together, over loopback, with a plain Java client. */
-class TurnUdpServerIT {
+class UdpRelayLoopbackTest {
     private static final String REALM = "tern.test";
     private static final String SECRET = "it-secret";
 
-    private TurnUdpServer server;
+    private TurnServerTransport server;
     private InetSocketAddress serverAddress;
 
     @BeforeEach
@@ -47,11 +47,11 @@ class TurnUdpServerIT {
                 PeerAddressPolicy.of(List.of(), List.of(), true, List.of()),
                 new byte[32], TimeUnit.SECONDS.toNanos(600),
                 () -> System.currentTimeMillis() / 1000, new AtomicBoolean());
-        server = TurnUdpServer.start(new UdpServerSettings(
+        server = TurnServerTransport.start(TransportSettings.udp(
                 List.of(new InetSocketAddress("127.0.0.1", 0)), 1,
                 TurnEngineConfig.builder().relayAddressV4(TransportAddress.parse("127.0.0.1", 0)).build(),
                 shared, TimeUnit.MILLISECONDS.toNanos(100)));
-        serverAddress = server.boundAddresses().get(0);
+        serverAddress = server.udpAddresses().get(0);
     }
 
     @AfterEach
