@@ -74,8 +74,4 @@ public final class MessageDeflater {
             deflater = null;
         }
     }
-
-    public boolean holdsDeflater() {
-        return deflater != null;
-    }
 }

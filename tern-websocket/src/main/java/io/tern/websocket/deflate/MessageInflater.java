@@ -88,8 +88,4 @@ public final class MessageInflater {
     public void release() {
         endMessage();
     }
-
-    public boolean holdsInflater() {
-        return inflater != null;
-    }
 }

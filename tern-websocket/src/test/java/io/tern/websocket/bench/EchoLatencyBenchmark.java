@@ -10,7 +10,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
@@ -26,13 +28,16 @@ public final class EchoLatencyBenchmark {
     private static final int[] PAYLOAD_BYTES = {0, 16, 64, 256, 1024, 4096};
     private static final int ECHOES = 1000;
     private static final int WARMUP_ECHOES = 5000;
+    private static final int ROUND_WARMUP_ECHOES = 200;
+    private static final int ROUNDS = 5;
+    private static final List<String> SERVERS = List.of("tern", "netty", "jetty");
     private static final int CONNECTIONS = 32;
     private static final int PIPELINE_DEPTH = 16;
     private static final long THROUGHPUT_WARMUP_MS = 2000;
     private static final long THROUGHPUT_MS = 5000;
     private static final long CLOCK_TICKS_PER_SECOND = 100;
 
-    private record LatencyRow(String server, String caseId, boolean text, int payloadBytes, double meanUs, double p99Us) {
+    private record LatencyRow(String server, String caseId, boolean text, int payloadBytes, double meanUs, double p50Us, double p99Us) {
     }
 
     private record ThroughputRow(String server, double messagesPerSecond, double serverCpuSeconds, double messagesPerCpuSecond) {
@@ -43,61 +48,94 @@ public final class EchoLatencyBenchmark {
 
     public static void main(String[] args) throws Exception {
         Path resultsDir = Path.of(args.length > 0 ? args[0] : "bench/results");
-        List<LatencyRow> latency = new ArrayList<>();
-        List<ThroughputRow> throughput = new ArrayList<>();
-        for (String server : List.of("tern", "netty", "jetty")) {
-            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xms512m", "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                    BenchEchoServers.class.getName(), server).redirectErrorStream(true).start();
-            try {
-                BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-                String line;
-                while ((line = reader.readLine()) != null && !line.startsWith("PORT ")) {
-                    System.err.println(server + ": " + line);
-                }
-                if (line == null) {
-                    throw new IllegalStateException(server + " server did not start");
-                }
-                int port = Integer.parseInt(line.substring(5).trim());
-                latency.addAll(measureLatency(server, port));
-                throughput.add(measureThroughput(server, port, process.pid()));
-            } finally {
+        Map<String, Process> processes = new LinkedHashMap<>();
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        try {
+            for (String server : SERVERS) {
+                Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xms512m", "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                        BenchEchoServers.class.getName(), server).redirectErrorStream(true).start();
+                processes.put(server, process);
+                ports.put(server, awaitPort(server, process));
+            }
+            List<LatencyRow> latency = measureLatency(ports);
+            List<ThroughputRow> throughput = new ArrayList<>();
+            for (String server : SERVERS) {
+                throughput.add(measureThroughput(ports.get(server), processes.get(server).pid(), server));
+            }
+            write(resultsDir, latency, throughput);
+        } finally {
+            for (Process process : processes.values()) {
                 process.getOutputStream().close();
                 process.destroy();
                 process.waitFor();
             }
         }
-        write(resultsDir, latency, throughput);
     }
 
-    private static List<LatencyRow> measureLatency(String server, int port) throws IOException {
-        List<LatencyRow> rows = new ArrayList<>();
-        for (boolean text : new boolean[] {true, false}) {
-            for (int i = 0; i < PAYLOAD_BYTES.length; i++) {
-                byte[] message = new byte[PAYLOAD_BYTES[i]];
-                Arrays.fill(message, (byte) 'x');
-                Histogram histogram = new Histogram(3);
-                try (BlockingEchoClient client = new BlockingEchoClient(port)) {
-                    for (int n = 0; n < WARMUP_ECHOES + ECHOES; n++) {
-                        long startNs = System.nanoTime();
-                        client.send(text, message, 1);
-                        if (client.receive() != message.length) {
-                            throw new IllegalStateException("wrong echo length from " + server);
-                        }
-                        if (n >= WARMUP_ECHOES) {
-                            histogram.recordValue(System.nanoTime() - startNs);
-                        }
+    private static int awaitPort(String server, Process process) throws IOException {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = reader.readLine()) != null && !line.startsWith("PORT ")) {
+            System.err.println(server + ": " + line);
+        }
+        if (line == null) {
+            throw new IllegalStateException(server + " server did not start");
+        }
+        // Keep draining so a chatty server never blocks on a full pipe.
+        Thread.ofPlatform().daemon().start(() -> reader.lines().forEach(l -> { }));
+        return Integer.parseInt(line.substring(5).trim());
+    }
+
+    /**
+     * Rounds interleave the servers case by case, rotating their order, so load from elsewhere on the
+     * host spreads over all three instead of landing on whichever ran at the wrong moment.
+     */
+    private static List<LatencyRow> measureLatency(Map<String, Integer> ports) throws IOException {
+        Map<String, Histogram> histograms = new LinkedHashMap<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            for (boolean text : new boolean[] {true, false}) {
+                for (int i = 0; i < PAYLOAD_BYTES.length; i++) {
+                    byte[] message = new byte[PAYLOAD_BYTES[i]];
+                    Arrays.fill(message, (byte) 'x');
+                    for (int k = 0; k < SERVERS.size(); k++) {
+                        String server = SERVERS.get((round + k) % SERVERS.size());
+                        Histogram histogram = histograms.computeIfAbsent(server + "/" + text + "/" + i, key -> new Histogram(3));
+                        echoes(ports.get(server), text, message, round == 0 ? WARMUP_ECHOES : ROUND_WARMUP_ECHOES, histogram);
                     }
                 }
-                String caseId = (text ? "9.7." : "9.8.") + (i + 1);
-                rows.add(new LatencyRow(server, caseId, text, message.length, histogram.getMean() / 1000.0,
-                        histogram.getValueAtPercentile(99) / 1000.0));
+            }
+        }
+        List<LatencyRow> rows = new ArrayList<>();
+        for (String server : SERVERS) {
+            for (boolean text : new boolean[] {true, false}) {
+                for (int i = 0; i < PAYLOAD_BYTES.length; i++) {
+                    Histogram h = histograms.get(server + "/" + text + "/" + i);
+                    rows.add(new LatencyRow(server, (text ? "9.7." : "9.8.") + (i + 1), text, PAYLOAD_BYTES[i],
+                            h.getMean() / 1000.0, h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0));
+                }
             }
         }
         return rows;
     }
 
-    private static ThroughputRow measureThroughput(String server, int port, long pid) throws Exception {
+    private static void echoes(int port, boolean text, byte[] message, int warmupEchoes, Histogram histogram)
+            throws IOException {
+        try (BlockingEchoClient client = new BlockingEchoClient(port)) {
+            for (int n = 0; n < warmupEchoes + ECHOES; n++) {
+                long startNs = System.nanoTime();
+                client.send(text, message, 1);
+                if (client.receive() != message.length) {
+                    throw new IllegalStateException("wrong echo length");
+                }
+                if (n >= warmupEchoes) {
+                    histogram.recordValue(System.nanoTime() - startNs);
+                }
+            }
+        }
+    }
+
+    private static ThroughputRow measureThroughput(int port, long pid, String server) throws Exception {
         byte[] message = new byte[1024];
         Arrays.fill(message, (byte) 7);
         LongAdder echoes = new LongAdder();
@@ -141,6 +179,10 @@ public final class EchoLatencyBenchmark {
         return new ThroughputRow(server, messages / seconds, cpuSeconds, messages / cpuSeconds);
     }
 
+    private static String loadAverage() throws IOException {
+        return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    }
+
     /** utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/pid/stat). */
     private static long cpuTicks(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
@@ -154,17 +196,18 @@ public final class EchoLatencyBenchmark {
         StringBuilder md = new StringBuilder("# Echo benchmark ").append(Instant.now()).append("\n\n")
                 .append("Host: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
                 .append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version"))
-                .append(", client and server on loopback. Round trip in microseconds, ").append(ECHOES)
-                .append(" sequential echoes per case after ").append(WARMUP_ECHOES).append(" warm-up echoes.\n\n")
-                .append("| Case | Data | Payload | Tern mean | Tern p99 | Netty mean | Netty p99 | Jetty mean | Jetty p99 |\n")
-                .append("|---|---|---|---|---|---|---|---|---|\n");
+                .append(", client and server on loopback, load average ").append(loadAverage()).append(". Round trip in microseconds over ")
+                .append(ROUNDS).append(" rounds of ").append(ECHOES).append(" sequential echoes per case and server ")
+                .append("(servers interleaved case by case), after ").append(WARMUP_ECHOES).append(" warm-up echoes.\n\n")
+                .append("| Case | Data | Payload | Tern mean | Tern p50 | Tern p99 | Netty mean | Netty p50 | Netty p99 | Jetty mean | Jetty p50 | Jetty p99 |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (LatencyRow tern : latency.stream().filter(r -> r.server().equals("tern")).toList()) {
             md.append("| ").append(tern.caseId()).append(" | ").append(tern.text() ? "text" : "binary").append(" | ")
                     .append(tern.payloadBytes()).append(" B");
             for (String server : List.of("tern", "netty", "jetty")) {
                 LatencyRow r = latency.stream().filter(x -> x.server().equals(server) && x.caseId().equals(tern.caseId()))
                         .findFirst().orElseThrow();
-                md.append(String.format(Locale.ROOT, " | %.1f | %.1f", r.meanUs(), r.p99Us()));
+                md.append(String.format(Locale.ROOT, " | %.1f | %.1f | %.1f", r.meanUs(), r.p50Us(), r.p99Us()));
             }
             md.append(" |\n");
         }
@@ -175,8 +218,8 @@ public final class EchoLatencyBenchmark {
         for (int i = 0; i < latency.size(); i++) {
             LatencyRow r = latency.get(i);
             json.append(String.format(Locale.ROOT,
-                    "    {\"server\": \"%s\", \"case\": \"%s\", \"text\": %b, \"payloadBytes\": %d, \"meanUs\": %.2f, \"p99Us\": %.2f}%s%n",
-                    r.server(), r.caseId(), r.text(), r.payloadBytes(), r.meanUs(), r.p99Us(), i + 1 < latency.size() ? "," : ""));
+                    "    {\"server\": \"%s\", \"case\": \"%s\", \"text\": %b, \"payloadBytes\": %d, \"meanUs\": %.2f, \"p50Us\": %.2f, \"p99Us\": %.2f}%s%n",
+                    r.server(), r.caseId(), r.text(), r.payloadBytes(), r.meanUs(), r.p50Us(), r.p99Us(), i + 1 < latency.size() ? "," : ""));
         }
         json.append("  ],\n  \"throughput\": [\n");
         for (int i = 0; i < throughput.size(); i++) {
