@@ -29,7 +29,7 @@ public final class CoturnTools {
         Path path = Path.of("/usr/bin", tool);
         if (!Files.isExecutable(path)) {
             if ("true".equals(System.getenv("CI"))) {
-                fail(tool + " is missing: install Debian's coturn package (.ci/run does)");
+                fail(tool + " is missing: install Debian's coturn and openssl packages (.ci/run does)");
             }
             assumeTrue(false, tool + " not installed");
         }
@@ -39,13 +39,24 @@ public final class CoturnTools {
     /** Runs a tool to completion within {@code timeoutSeconds}; returns stdout and stderr together. */
     public static String run(int timeoutSeconds, String... command) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        // Read while it runs so a chatty tool never blocks on a full pipe.
+        byte[][] output = new byte[1][];
+        Thread reader = new Thread(() -> {
+            try {
+                output[0] = process.getInputStream().readAllBytes();
+            } catch (IOException e) {
+                output[0] = new byte[0];
+            }
+        });
+        reader.start();
         boolean finished = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
         if (!finished) {
             process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(finished).as("%s finished within %d s; output:%n%s", command[0], timeoutSeconds, output).isTrue();
-        return output;
+        reader.join(10_000);
+        String text = output[0] == null ? "" : new String(output[0], StandardCharsets.UTF_8);
+        assertThat(finished).as("%s finished within %d s; output:%n%s", command[0], timeoutSeconds, text).isTrue();
+        return text;
     }
 
     /** Starts a long-running tool (turnutils_peer); the caller destroys it. */
