@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * test is skipped locally and fails when {@code CI=true}.
  */
 class BrowserRelayTest {
-    private static final Path BROWSER_DIR = Path.of("src/test/browser");
+    private static final Path BROWSER_DIR = Path.of(System.getProperty("basedir", "."), "src/test/browser");
     private static final Path SCRIPT = BROWSER_DIR.resolve("webrtc-relay.js");
     private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("TERN_CHROMIUM", "/usr/bin/chromium"));
     private static final int MESSAGES = 20;
