@@ -71,6 +71,9 @@ public final class TurnServerTransport implements AutoCloseable {
                 // Every shard binds the ports the first one got, so port 0 works in tests too.
                 for (int i = 0; i < settings.udpAddresses().size(); i++) {
                     InetSocketAddress address = t == 0 ? settings.udpAddresses().get(i) : udp.get(i);
+                    if (t == 0) {
+                        PortProbe.requireFreeUdp(address);
+                    }
                     InetSocketAddress got = bindUdp(loop, shard, i, address);
                     if (t == 0) {
                         udp.add(got);
@@ -78,6 +81,9 @@ public final class TurnServerTransport implements AutoCloseable {
                 }
                 for (int i = 0; i < settings.tcpAddresses().size(); i++) {
                     InetSocketAddress address = t == 0 ? settings.tcpAddresses().get(i) : tcp.get(i);
+                    if (t == 0) {
+                        PortProbe.requireFreeTcp(address);
+                    }
                     InetSocketAddress got = bindStream(loop, shard, tcpBase + i, TransportProtocol.TCP, address, null, streams);
                     if (t == 0) {
                         tcp.add(got);
@@ -85,6 +91,9 @@ public final class TurnServerTransport implements AutoCloseable {
                 }
                 for (int i = 0; i < settings.tlsAddresses().size(); i++) {
                     InetSocketAddress address = t == 0 ? settings.tlsAddresses().get(i) : tls.get(i);
+                    if (t == 0) {
+                        PortProbe.requireFreeTcp(address);
+                    }
                     InetSocketAddress got = bindStream(loop, shard, tlsBase + i, TransportProtocol.TLS, address,
                             settings.tls(), streams);
                     if (t == 0) {
