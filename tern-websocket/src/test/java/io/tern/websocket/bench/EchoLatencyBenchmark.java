@@ -19,10 +19,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Autobahn 9.7.x/9.8.x reproduced as a benchmark: 1000 sequential echoes per case at payloads 0..4096
- * bytes, text and binary, against Tern, Netty's own WebSocket codec and Jetty 12, one after another on
- * the same host; then a throughput run of many connections with pipelined 1 KiB messages, reported as
- * messages per second and per server CPU-second (each server runs in its own JVM, its CPU time read
- * from /proc). Args: [resultsDir] (default bench/results).
+ * bytes, text and binary, against Tern, Netty's own WebSocket codec and Jetty 12 (each in its own JVM,
+ * measured in interleaved rounds); then a throughput run of many connections with pipelined 1 KiB
+ * messages, reported as messages per second and per server CPU-second (read from /proc).
+ * Args: [resultsDir] (default bench/results).
  */
 public final class EchoLatencyBenchmark {
     private static final int[] PAYLOAD_BYTES = {0, 16, 64, 256, 1024, 4096};
