@@ -13,6 +13,8 @@ import java.net.InetSocketAddress;
  * @param maxSeconds      hard bound on any phase; a run that hits it is reported as is
  * @param warmupRoundTrips round trips of the uncounted warm-up phase (0 for none)
  * @param lossTimeoutMs   an echo not back within this is counted lost and its slot reissued
+ * @param connectedUdp    UDP clients connect(2) their socket to the server and write bare datagrams,
+ *                        instead of sendto on an unconnected socket (the default)
  */
 public record LoadConfig(
         InetSocketAddress server,
@@ -33,7 +35,18 @@ public record LoadConfig(
         String serverName,
         String serverVersion,
         int relayThreads,
-        int repeat) {
+        int repeat,
+        boolean connectedUdp) {
+
+    /** Unconnected UDP client sockets. */
+    public LoadConfig(InetSocketAddress server, Transport transport, int clients, int loadWorkers, int payloadBytes,
+                      int window, long roundTrips, double minSeconds, double maxSeconds, long warmupRoundTrips,
+                      long lossTimeoutMs, String secret, String realm, String user, long serverPid, String serverName,
+                      String serverVersion, int relayThreads, int repeat) {
+        this(server, transport, clients, loadWorkers, payloadBytes, window, roundTrips, minSeconds, maxSeconds,
+                warmupRoundTrips, lossTimeoutMs, secret, realm, user, serverPid, serverName, serverVersion,
+                relayThreads, repeat, false);
+    }
 
     public LoadConfig {
         if (!server.getAddress().isLoopbackAddress()) {
@@ -53,8 +66,20 @@ public record LoadConfig(
         }
     }
 
-    /** Default worker count: 1 for a single client, 4 otherwise (never more workers than clients). */
+    /**
+     * Default worker count: half the CPUs, at least one, never more than clients; one on a 2-CPU
+     * machine. Measured there (bench/README.md, "Load generator cost"): with the same packets in
+     * flight, one worker cost the least generator CPU per packet (16-17 µs against 18-21 µs for
+     * two and 19-23 µs for four) and relayed as many packets per second or more, since the server
+     * needs the other CPU. Larger machines are not measured yet.
+     */
     public static int defaultWorkers(int clients) {
-        return clients == 1 ? 1 : Math.min(4, clients);
+        int cpus = Runtime.getRuntime().availableProcessors();
+        return Math.max(1, Math.min(clients, cpus / 2));
+    }
+
+    /** Packets in flight in total by default: 8 for one client, 32 otherwise (what 4 workers x 8 used to offer). */
+    public static int defaultInFlight(int clients) {
+        return clients == 1 ? 8 : 32;
     }
 }

@@ -207,8 +207,10 @@ public final class LoadGenerator {
             ClientSession[] holder = new ClientSession[1];
             Channel ch;
             if (config.transport() == Transport.UDP) {
-                ch = datagramBootstrap(w.loop).handler(new DatagramClientHandler(holder, w))
-                        .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                Bootstrap b = datagramBootstrap(w.loop).handler(new DatagramClientHandler(holder, w));
+                ch = (config.connectedUdp()
+                        ? b.connect(config.server(), new InetSocketAddress("127.0.0.1", 0))
+                        : b.bind(new InetSocketAddress("127.0.0.1", 0))).sync().channel();
             } else {
                 ch = new Bootstrap().group(w.loop)
                         .channelFactory((ChannelFactory<Channel>) () -> epoll ? new EpollSocketChannel() : new NioSocketChannel())
@@ -228,7 +230,7 @@ public final class LoadGenerator {
             }
             channels.add(ch);
             ClientSession s = new ClientSession(w, w.clients.size(), i, ch, config.server(),
-                    config.transport().stream(), creds);
+                    config.transport().stream(), config.connectedUdp(), creds);
             holder[0] = s;
             w.clients.add(s);
             all.add(s);

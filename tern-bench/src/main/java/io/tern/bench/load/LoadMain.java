@@ -13,7 +13,7 @@ public final class LoadMain implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "3478", description = "server port on 127.0.0.1") int port;
     @Option(names = "--transport", defaultValue = "udp", description = "udp, tcp or tls") String transport;
     @Option(names = "--clients", defaultValue = "1") int clients;
-    @Option(names = "--load-workers", defaultValue = "0", description = "0: 1 for one client, else 4") int loadWorkers;
+    @Option(names = "--load-workers", defaultValue = "0", description = "0: half the CPUs, at least 1, at most the clients") int loadWorkers;
     @Option(names = "--payload", defaultValue = "1200", description = "payload bytes") int payload;
     @Option(names = "--window", defaultValue = "8", description = "packets in flight per load worker") int window;
     @Option(names = "--round-trips", defaultValue = "200000") long roundTrips;
@@ -29,13 +29,14 @@ public final class LoadMain implements Callable<Integer> {
     @Option(names = "--server-version", defaultValue = "unknown") String serverVersion;
     @Option(names = "--relay-threads", defaultValue = "1") int relayThreads;
     @Option(names = "--repeat", defaultValue = "1") int repeat;
+    @Option(names = "--connected-udp", description = "connect UDP client sockets to the server") boolean connectedUdp;
 
     @Override
     public Integer call() throws Exception {
         LoadConfig c = new LoadConfig(new InetSocketAddress("127.0.0.1", port), Transport.parse(transport),
                 clients, loadWorkers > 0 ? loadWorkers : LoadConfig.defaultWorkers(clients), payload, window,
                 roundTrips, minSeconds, maxSeconds, warmup, lossTimeoutMs, secret, realm, user, serverPid,
-                serverName, serverVersion, relayThreads, repeat);
+                serverName, serverVersion, relayThreads, repeat, connectedUdp);
         LoadGenerator g = new LoadGenerator(c);
         RunResult r = g.run();
         System.err.println("tern-load: " + g.diagnostics());

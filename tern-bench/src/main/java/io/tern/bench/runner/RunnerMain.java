@@ -54,10 +54,14 @@ public final class RunnerMain implements Callable<Integer> {
     @Option(names = "--relay-threads", split = ",", description = "relay thread counts; >1 only for cells with >1 client")
     List<Integer> relayThreads;
     @Option(names = "--repeats") Integer repeats;
-    @Option(names = "--window", defaultValue = "8", description = "packets in flight per load worker (32 = reference)")
-    int window;
-    @Option(names = "--load-workers", defaultValue = "0", description = "0: 1 for one client, 4 otherwise")
+    @Option(names = "--window", description = "packets in flight per load worker (default: 8 in total for one client, "
+            + "32 in total otherwise, divided among the load workers)")
+    Integer window;
+    @Option(names = "--load-workers", defaultValue = "0",
+            description = "0: half the CPUs, at least 1, at most the clients (1 on a 2-CPU machine)")
     int loadWorkers;
+    @Option(names = "--connected-udp", description = "connect UDP client sockets to the server (default: sendto on "
+            + "unconnected sockets)") boolean connectedUdp;
     @Option(names = "--round-trips") Long roundTrips;
     @Option(names = "--min-seconds") Double minSeconds;
     @Option(names = "--warmup-round-trips") Long warmupRoundTrips;
@@ -162,14 +166,17 @@ public final class RunnerMain implements Callable<Integer> {
                 "- load average before: " + loadBefore + "; after: " + loadAfter,
                 String.format(Locale.ROOT, "- wall time: %.1f min for %d planned runs", minutes, totalRuns),
                 "- command: `bench/run " + String.join(" ", commandLine) + "`",
-                "- method: TURN ChannelData in both directions over loopback, closed loop; window " + window
-                        + " per load worker; each measured phase >= " + roundTrips + " round trips and >= " + minSeconds
+                "- method: TURN ChannelData in both directions over loopback, closed loop; "
+                        + (window != null ? "window " + window + " per load worker"
+                                : "8 packets in flight for one client, 32 for more, divided among the load workers "
+                                        + "(w x lw in the cell key)") + "; each measured phase >= " + roundTrips + " round trips and >= " + minSeconds
                         + " s after an uncounted warm-up of " + warmupRoundTrips + " round trips; a fresh server process "
                         + "per run, servers alternating within each cell; " + repeats + " repeats. Server CPU and "
                         + "`total_workload_wall_seconds` cover allocation setup plus the measured phase (not the warm-up); "
                         + "RSS is VmRSS from /proc (kernel socket memory excluded), peak sampled every 50 ms. "
                         + "The load generator runs on the same machine and its CPU is reported; on a small machine it "
-                        + "competes with the server for cores.",
+                        + "competes with the server for cores."
+                        + (connectedUdp ? " UDP client sockets were connect(2)ed to the server (--connected-udp)." : ""),
                 "- raw results: `" + jsonl.getFileName() + "`"));
         writeReports(jsonl, dir.resolve(stem + ".md"), dir.resolve(stem + ".png"), preamble);
         System.err.printf(Locale.ROOT, "wrote %s, %s.md, %s.png in %.1f min%n", jsonl, stem, stem, minutes);
@@ -253,7 +260,8 @@ public final class RunnerMain implements Callable<Integer> {
                     }
                     for (int p : payloads) {
                         int lw = loadWorkers > 0 ? Math.min(loadWorkers, c) : LoadConfig.defaultWorkers(c);
-                        cells.add(new Cell(Transport.parse(t), c, p, rt, lw, window));
+                        int w = window != null ? window : Math.max(1, LoadConfig.defaultInFlight(c) / lw);
+                        cells.add(new Cell(Transport.parse(t), c, p, rt, lw, w));
                     }
                 }
             }
@@ -325,7 +333,7 @@ public final class RunnerMain implements Callable<Integer> {
             LoadConfig c = new LoadConfig(new InetSocketAddress("127.0.0.1", s.clientPort()), cell.transport(),
                     cell.clients(), cell.loadWorkers(), cell.payloadBytes(), cell.window(), roundTrips, minSeconds,
                     maxSeconds, warmupRoundTrips, lossTimeoutMs, secret, realm, "bench", server.pid(), kind.name(),
-                    version, cell.relayThreads(), rep);
+                    version, cell.relayThreads(), rep, connectedUdp);
             String comm = io.tern.bench.load.ProcStats.comm(server.pid());
             if (kind instanceof Tern && !comm.equals("java") && warnedComm.add(comm)) {
                 notes.add("warning: Tern's measured PID " + server.pid() + " is '" + comm
