@@ -44,6 +44,28 @@ public final class TernCommand implements Callable<Integer>
         final CommandLine commandLine = new CommandLine(new TernCommand()).addSubcommand("turn", turnLine);
         commandLine.setExpandAtFiles(false);
         commandLine.setOverwrittenOptionsAllowed(true);
+        // A failure while starting (a busy port, an unreadable certificate) is one line for the
+        // operator, not a stack trace; the cause chain is kept for -V.
+        final CommandLine.IExecutionExceptionHandler failure = (ex, line, parseResult) ->
+        {
+            Throwable top = ex;
+            while (top.getCause() != null && top.getMessage() != null && top.getMessage().equals(top.getCause().toString()))
+            {
+                top = top.getCause();
+            }
+            final StringBuilder message = new StringBuilder("tern: ").append(top.getMessage());
+            for (Throwable cause = top.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause())
+            {
+                if (cause.getMessage() != null && !message.toString().contains(cause.getMessage()))
+                {
+                    message.append(": ").append(cause.getMessage());
+                }
+            }
+            line.getErr().println(message);
+            return 1;
+        };
+        commandLine.setExecutionExceptionHandler(failure);
+        turnLine.setExecutionExceptionHandler(failure);
         return commandLine;
     }
 

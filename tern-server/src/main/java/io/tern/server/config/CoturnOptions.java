@@ -38,7 +38,7 @@ public final class CoturnOptions
             "TURN listener port for TLS (and DTLS). Needs --cert and --pkey. Default: "
                 + TurnServerConfig.DEFAULT_TLS_LISTENING_PORT + ".");
         supported("listening-ip", "-L", Arity.REQUIRED_VALUE, true, "<ip>",
-            "Listener IP address; repeat for several. Default: 0.0.0.0 (every IPv4 address; give -L :: or an IPv6 address for IPv6 clients).");
+            "Listener IP address; repeat for several. Default: 0.0.0.0 (every IPv4 address); '-L ::' instead serves IPv4 and IPv6.");
         supported("relay-ip", "-E", Arity.REQUIRED_VALUE, true, "<ip>",
             "Relay IP address (local address used towards peers); repeat for several. "
                 + "Default: none, the server picks from the listening addresses.");

@@ -296,7 +296,9 @@ public final class TurnServerConfigAssembler
         }
 
         final List<InetAddress> listeningIps = d.listeningIps.isEmpty()
-            ? List.of(IpLiterals.parse("0.0.0.0"), IpLiterals.parse("::"))
+            // Not "::" as well: a dual-stack wildcard beside 0.0.0.0 on one SO_REUSEPORT port would
+            // share IPv4 traffic between two sockets. "-L ::" alone serves both families.
+            ? List.of(IpLiterals.parse("0.0.0.0"))
             : d.listeningIps;
         return new TurnServerConfig(
             d.listeningPort,
