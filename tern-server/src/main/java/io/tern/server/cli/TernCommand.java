@@ -41,7 +41,8 @@ public final class TernCommand implements Callable<Integer>
         final TurnCommand turn = new TurnCommand(launcher, warnings);
         final CommandLine turnLine = new CommandLine(turn);
         turn.addCoturnOptions(turnLine.getCommandSpec());
-        final CommandLine commandLine = new CommandLine(new TernCommand()).addSubcommand("turn", turnLine);
+        final CommandLine commandLine = new CommandLine(new TernCommand()).addSubcommand("turn", turnLine)
+            .addSubcommand("ws-echo", new CommandLine(new WsEchoCommand()));
         commandLine.setExpandAtFiles(false);
         commandLine.setOverwrittenOptionsAllowed(true);
         // A failure while starting (a busy port, an unreadable certificate) is one line for the
