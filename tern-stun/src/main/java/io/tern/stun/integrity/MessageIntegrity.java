@@ -5,6 +5,7 @@ import io.tern.stun.message.StunHeaderFlyweight;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.agrona.DirectBuffer;
@@ -20,6 +21,8 @@ public final class MessageIntegrity {
 
     private final Mac sha1;
     private final Mac sha256;
+    private byte[] sha1Key;
+    private byte[] sha256Key;
     private final byte[] scratch;
     private final byte[] digest = new byte[SHA256_LENGTH];
     private static final byte[] EMPTY_KEY_EQUIVALENT = {0};
@@ -55,8 +58,17 @@ public final class MessageIntegrity {
         int adjustedBodyLength = prefix + 4 + macLength - StunHeaderFlyweight.HEADER_LENGTH;
         Mac mac = attributeType == AttributeType.MESSAGE_INTEGRITY ? sha1 : sha256;
         try {
-            // An empty key is legal HMAC input but SecretKeySpec rejects it; {0} pads to the same block.
-            mac.init(new SecretKeySpec(key.length == 0 ? EMPTY_KEY_EQUIVALENT : key, mac.getAlgorithm()));
+            // Re-keying copies the key twice; consecutive messages of one user share it, so skip that.
+            byte[] current = mac == sha1 ? sha1Key : sha256Key;
+            if (!Arrays.equals(current, key)) {
+                // An empty key is legal HMAC input but SecretKeySpec rejects it; {0} pads to the same block.
+                mac.init(new SecretKeySpec(key.length == 0 ? EMPTY_KEY_EQUIVALENT : key, mac.getAlgorithm()));
+                if (mac == sha1) {
+                    sha1Key = key.clone();
+                } else {
+                    sha256Key = key.clone();
+                }
+            }
             int headerBytes = Math.min(prefix, StunHeaderFlyweight.HEADER_LENGTH);
             buffer.getBytes(messageOffset, scratch, 0, headerBytes);
             scratch[StunHeaderFlyweight.LENGTH_FIELD_OFFSET] = (byte) (adjustedBodyLength >>> 8);
