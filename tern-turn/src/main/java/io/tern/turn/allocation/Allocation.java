@@ -14,7 +14,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * One TURN allocation: the client's 5-tuple, its relayed transport addresses (one per family),
  * and its permissions and channels, indexed by primitive keys for the relay path.
  */
-public final class Allocation {
+public final class Allocation extends Expiring {
     final int listenerId;
     final long connectionId;
     final TransportAddress client;
@@ -26,8 +26,6 @@ public final class Allocation {
     int relayIdV6 = -1;
     TransportAddress relayedV4;
     TransportAddress relayedV6;
-    long expiresAtNs;
-    long timerId = -1;
 
     private final Int2ObjectHashMap<Permission> permissionsV4 = new Int2ObjectHashMap<>();
     private final Map<TransportAddress, Permission> permissionsV6 = new HashMap<>();
@@ -101,22 +99,6 @@ public final class Allocation {
         return peer.isIpv4() ? relayIdV4 : relayIdV6;
     }
 
-    public long expiresAtNs() {
-        return expiresAtNs;
-    }
-
-    public void expiresAtNs(long v) {
-        this.expiresAtNs = v;
-    }
-
-    public long timerId() {
-        return timerId;
-    }
-
-    public void timerId(long v) {
-        this.timerId = v;
-    }
-
     public Permission permission(TransportAddress peer) {
         if (peer.isIpv4()) {
             return permissionsV4.get(peer.ipv4());
@@ -179,8 +161,8 @@ public final class Allocation {
     }
 
     /** Every permission and channel, for cancelling their timers when the allocation goes. */
-    public List<Object> children() {
-        List<Object> all = new ArrayList<>(permissionsV4.values());
+    public List<Expiring> children() {
+        List<Expiring> all = new ArrayList<>(permissionsV4.values());
         all.addAll(permissionsV6.values());
         all.addAll(channelsByNumber.values());
         return all;

@@ -7,14 +7,12 @@ import io.tern.stun.address.TransportAddress;
  * inactive for a cooldown, during which neither its number nor its peer may be bound to anything
  * else (§12.2), then it is removed.
  */
-public final class ChannelBinding {
+public final class ChannelBinding extends Expiring {
     final Allocation owner;
     final int number;
     final TransportAddress peer;
     final int relayId;
     boolean active = true;
-    long expiresAtNs;
-    long timerId = -1;
 
     ChannelBinding(Allocation owner, int number, TransportAddress peer, int relayId) {
         this.owner = owner;
@@ -46,21 +44,5 @@ public final class ChannelBinding {
 
     public void active(boolean active) {
         this.active = active;
-    }
-
-    public long expiresAtNs() {
-        return expiresAtNs;
-    }
-
-    public void expiresAtNs(long v) {
-        this.expiresAtNs = v;
-    }
-
-    public long timerId() {
-        return timerId;
-    }
-
-    public void timerId(long timerId) {
-        this.timerId = timerId;
     }
 }

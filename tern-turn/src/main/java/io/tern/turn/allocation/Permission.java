@@ -3,11 +3,9 @@ package io.tern.turn.allocation;
 import io.tern.stun.address.TransportAddress;
 
 /** A permission for one peer IP (RFC 8656 §9); the port is ignored. */
-public final class Permission {
+public final class Permission extends Expiring {
     final Allocation owner;
     final TransportAddress peerIp;
-    long expiresAtNs;
-    long timerId = -1;
 
     Permission(Allocation owner, TransportAddress peerIp) {
         this.owner = owner;
@@ -20,21 +18,5 @@ public final class Permission {
 
     public TransportAddress peerIp() {
         return peerIp;
-    }
-
-    public long expiresAtNs() {
-        return expiresAtNs;
-    }
-
-    public long timerId() {
-        return timerId;
-    }
-
-    public void timerId(long timerId) {
-        this.timerId = timerId;
-    }
-
-    public void expiresAtNs(long expiresAtNs) {
-        this.expiresAtNs = expiresAtNs;
     }
 }

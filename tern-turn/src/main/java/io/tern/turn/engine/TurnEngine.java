@@ -16,6 +16,7 @@ import io.tern.stun.message.StunMethod;
 import io.tern.turn.allocation.Allocation;
 import io.tern.turn.allocation.AllocationTable;
 import io.tern.turn.allocation.ChannelBinding;
+import io.tern.turn.allocation.Expiring;
 import io.tern.turn.allocation.Permission;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.Credential;
@@ -896,10 +897,9 @@ public final class TurnEngine {
     private void deleteAllocation(Allocation allocation) {
         timers.cancelTimer(allocation.timerId());
         timerTargets.remove(allocation.timerId());
-        for (Object child : allocation.children()) {
-            long timerId = child instanceof Permission p ? p.timerId() : ((ChannelBinding) child).timerId();
-            timers.cancelTimer(timerId);
-            timerTargets.remove(timerId);
+        for (Expiring child : allocation.children()) {
+            timers.cancelTimer(child.timerId());
+            timerTargets.remove(child.timerId());
         }
         allocations.remove(allocation);
         releaseRelays(allocation);
