@@ -187,11 +187,21 @@ async function runInPage({ iceServer, forward, backward, timeoutMs }) {
       bytesReceived: pair.bytesReceived,
     };
   };
+  // Chrome reports the selected pair 'in-progress' while a consent-freshness check is in flight,
+  // even with data flowing; read it again (at most 50 times, 100 ms apart) until it has settled.
+  const settled = async (pc) => {
+    let pair = await selected(pc);
+    for (let i = 0; i < 50 && !(pair && pair.state === 'succeeded'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      pair = await selected(pc);
+    }
+    return pair;
+  };
   const result = {
     connectMs,
     totalMs: Math.round(performance.now() - started),
-    selectedA: await selected(a),
-    selectedB: await selected(b),
+    selectedA: await settled(a),
+    selectedB: await settled(b),
     candidates,
     candidateErrors,
     receivedForward,
