@@ -3,10 +3,10 @@ package io.tern.websocket.netty;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.websocket.engine.WebSocketConfig;
@@ -39,6 +39,8 @@ public final class WebSocketChannelHandler extends ChannelInboundHandlerAdapter 
     private ChannelHandlerContext ctx;
     private ByteBuf pending;
     private boolean inRead;
+    /** How long a closing connection waits for the peer's FIN before closing anyway. */
+    private static final long LINGER_MS = 2000;
     private boolean transportClosing;
     private ScheduledFuture<?> timer;
     private long timerDeadlineNs = Long.MAX_VALUE;
@@ -85,6 +87,10 @@ public final class WebSocketChannelHandler extends ChannelInboundHandlerAdapter 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
+        if (transportClosing) {
+            in.release();
+            return;
+        }
         inRead = true;
         try {
             long nowNs = System.nanoTime();
@@ -205,7 +211,19 @@ public final class WebSocketChannelHandler extends ChannelInboundHandlerAdapter 
         flushPending();
         transportClosing = true;
         cancelTimers();
-        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        // Half-close and let the peer close: closing a socket with unread input makes the kernel send
+        // a RST, which can destroy what the peer has not read yet (an echo sent just before a protocol
+        // error). Input is discarded meanwhile, and the wait is bounded.
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(written -> {
+            if (ctx.channel() instanceof DuplexChannel duplex && duplex.isActive() && written.isSuccess()) {
+                duplex.shutdownOutput();
+                ctx.executor().schedule(() -> {
+                    ctx.close();
+                }, LINGER_MS, TimeUnit.MILLISECONDS);
+            } else {
+                ctx.close();
+            }
+        });
     }
 
     // ---------------------------------------------------------------- internals
