@@ -180,9 +180,6 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
         }
     }
 
-    int relayCount() {
-        return relays.size();
-    }
 
     // ---- StreamHost
 
