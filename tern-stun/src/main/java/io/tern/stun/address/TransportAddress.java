@@ -1,5 +1,6 @@
 package io.tern.stun.address;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -96,11 +97,12 @@ public final class TransportAddress {
     }
 
     public TransportAddress set(InetAddress address, int port) {
-        byte[] raw = address.getAddress();
-        if (raw.length == 4) {
-            return setIpv4(((raw[0] & 0xFF) << 24) | ((raw[1] & 0xFF) << 16) | ((raw[2] & 0xFF) << 8) | (raw[3] & 0xFF), port);
+        if (address instanceof Inet4Address) {
+            // Inet4Address.hashCode() is the address itself, big-endian; getAddress() would allocate
+            // an array, and this runs for every datagram received.
+            return setIpv4(address.hashCode(), port);
         }
-        return setIpv6(raw, 0, port);
+        return setIpv6(address.getAddress(), 0, port);
     }
 
     /**

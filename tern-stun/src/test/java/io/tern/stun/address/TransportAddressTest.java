@@ -54,6 +54,15 @@ class TransportAddressTest {
     }
 
     @Test
+    void setFromInet4AddressKeepsEveryBitOfTheAddress() throws Exception {
+        for (String dotted : new String[] {"0.0.0.0", "127.0.0.1", "203.0.113.250", "255.255.255.255", "128.0.0.1"}) {
+            TransportAddress a = new TransportAddress().set(new InetSocketAddress(InetAddress.getByName(dotted), 65535));
+            assertThat(a).as(dotted).isEqualTo(TransportAddress.parse(dotted, 65535));
+            assertThat(a.toInetSocketAddress().getAddress().getHostAddress()).isEqualTo(dotted);
+        }
+    }
+
+    @Test
     void ipv6RoundTripsThroughInetSocketAddress() {
         TransportAddress a = TransportAddress.parse("2001:db8::42", 5349);
         assertThat(a.isIpv4()).isFalse();

@@ -5,18 +5,39 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelConfig;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.RecvByteBufAllocator;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.util.UncheckedBooleanSupplier;
 
 /**
  * Receives each datagram a few bytes into its buffer, so that a header (the 4-byte ChannelData
  * header) can be written in front of the payload and the datagram relayed without a copy.
+ *
+ * <p>With epoll, one buffer holds several datagram slots and Netty fills them with one recvmmsg
+ * call. Slot {@code i} starts at {@code headroomBytes + i * (datagramBytes + headroomBytes)}, so the
+ * bytes in front of each slot are free as long as the datagram before it was at most
+ * {@code datagramBytes} long; a longer one (up to {@code datagramBytes + headroomBytes}) reaches into
+ * the next slot's headroom and must be copied, not relayed in place.
  */
 public final class HeadroomRecvByteBufAllocator extends FixedRecvByteBufAllocator {
     private final int headroomBytes;
 
-    public HeadroomRecvByteBufAllocator(int headroomBytes, int datagramBytes) {
-        super(headroomBytes + datagramBytes);
+    private HeadroomRecvByteBufAllocator(int headroomBytes, int bufferBytes) {
+        super(bufferBytes);
         this.headroomBytes = headroomBytes;
+    }
+
+    /**
+     * Sets the channel to receive up to {@code datagramsPerRead} datagrams per syscall (recvmmsg,
+     * on epoll; NIO reads one), each with {@code headroomBytes} free in front of it.
+     */
+    public static void configure(DatagramChannel channel, int headroomBytes, int datagramBytes, int datagramsPerRead) {
+        int slotBytes = headroomBytes + datagramBytes;
+        int slots = NettyTransports.epoll() ? datagramsPerRead : 1;
+        channel.config().setRecvByteBufAllocator(new HeadroomRecvByteBufAllocator(headroomBytes, headroomBytes + slots * slotBytes));
+        if (slots > 1) {
+            channel.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slotBytes);
+        }
     }
 
     @Override

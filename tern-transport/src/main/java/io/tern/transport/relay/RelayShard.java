@@ -9,8 +9,10 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.tern.stun.address.TransportAddress;
-import io.tern.transport.netty.NettyTransports;
+import io.tern.transport.netty.DatagramWriteBatch;
+import io.tern.transport.netty.DatagramWriteBatch.Endpoint;
 import io.tern.transport.netty.HeadroomRecvByteBufAllocator;
+import io.tern.transport.netty.NettyTransports;
 import io.tern.transport.stream.ConnectionLimiter;
 import io.tern.transport.stream.StreamConnections;
 import io.tern.transport.stream.StreamCounters;
@@ -37,13 +39,20 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     private static final int MAX_CACHED_ADDRESSES = 65536;
+    /** Largest datagram relayed in place; longer ones (up to the headroom more) are copied first. */
+    private static final int DATAGRAM_BYTES = 2048;
+    /** The client-facing socket carries every allocation's traffic, so it reads in larger batches. */
+    private static final int LISTENER_DATAGRAMS_PER_READ = 16;
+    private static final int LISTENER_MESSAGES_PER_READ = 64;
+    private static final int RELAY_DATAGRAMS_PER_READ = 8;
 
     private final EventLoop loop;
     private final TurnEngine engine;
     private final StreamConnections streams;
-    private final Int2ObjectHashMap<DatagramChannel> listeners = new Int2ObjectHashMap<>();
+    private final DatagramWriteBatch writes;
+    private final Int2ObjectHashMap<Endpoint> listeners = new Int2ObjectHashMap<>();
     private final List<Channel> streamListeners = new ArrayList<>();
-    private final Int2ObjectHashMap<DatagramChannel> relays = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<Endpoint> relays = new Int2ObjectHashMap<>();
     private final Map<TransportAddress, InetSocketAddress> inetAddresses = new HashMap<>();
     private final TransportAddress remote = new TransportAddress();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
@@ -53,6 +62,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
 
     RelayShard(EventLoop loop, TransportSettings settings, ConnectionLimiter limiter, StreamCounters streamCounters) {
         this.loop = loop;
+        this.writes = new DatagramWriteBatch(loop);
         this.engine = new TurnEngine(settings.engineConfig(), settings.shared(), this, this, System.nanoTime());
         this.streams = new StreamConnections(loop, this, engine.counters(), settings.streams(), limiter, streamCounters);
     }
@@ -70,7 +80,10 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     }
 
     void addListener(DatagramChannel channel, int listenerId) {
-        listeners.put(listenerId, channel);
+        HeadroomRecvByteBufAllocator.configure(channel, TurnEngine.PEER_PACKET_HEADROOM, DATAGRAM_BYTES,
+                LISTENER_DATAGRAMS_PER_READ);
+        channel.config().setMaxMessagesPerRead(LISTENER_MESSAGES_PER_READ);
+        listeners.put(listenerId, new Endpoint(channel));
         engine.registerListener(listenerId, TransportProtocol.UDP);
         channel.pipeline().addLast(new ClientHandler(listenerId));
     }
@@ -93,8 +106,8 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
         }
         streams.closeAll();
         engine.close();
-        for (DatagramChannel listener : listeners.values()) {
-            listener.close();
+        for (Endpoint listener : listeners.values()) {
+            listener.channel().close();
         }
     }
 
@@ -106,22 +119,22 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
             streams.send(connectionId, buffer, offset, length);
             return;
         }
-        DatagramChannel channel = listeners.get(listenerId);
-        if (channel != null) {
-            send(channel, inetAddress(client), buffer, offset, length);
+        Endpoint listener = listeners.get(listenerId);
+        if (listener != null) {
+            send(listener, inetAddress(client), buffer, offset, length);
         }
     }
 
     @Override
     public void sendToPeer(int relayId, TransportAddress peer, DirectBuffer buffer, int offset, int length) {
-        DatagramChannel channel = relays.get(relayId);
-        if (channel != null) {
-            send(channel, inetAddress(peer), buffer, offset, length);
+        Endpoint relay = relays.get(relayId);
+        if (relay != null) {
+            send(relay, inetAddress(peer), buffer, offset, length);
         }
     }
 
-    private void send(DatagramChannel channel, InetSocketAddress recipient, DirectBuffer buffer, int offset, int length) {
-        if (!channel.isWritable()) {
+    private void send(Endpoint endpoint, InetSocketAddress recipient, DirectBuffer buffer, int offset, int length) {
+        if (!writes.writable(endpoint)) {
             engine.counters().transportDrop(DropReason.CLIENT_BACKPRESSURE);
             return;
         }
@@ -130,12 +143,12 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
             // Relayed data: send a slice of the datagram we received, without copying it.
             payload = inbound.retainedSlice(offset, length);
         } else {
-            payload = channel.alloc().directBuffer(length);
+            payload = endpoint.channel().alloc().directBuffer(length);
             copyView.wrap(payload.memoryAddress(), length);
             copyView.putBytes(0, buffer, offset, length);
             payload.writerIndex(length);
         }
-        channel.writeAndFlush(new DatagramPacket(payload, recipient), channel.voidPromise());
+        writes.write(endpoint, payload, recipient);
     }
 
     private InetSocketAddress inetAddress(TransportAddress address) {
@@ -156,7 +169,8 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     public int open(TransportAddress address) {
         DatagramChannel channel = NettyTransports.newDatagramChannel(!address.isIpv4());
         int relayId = nextRelayId++;
-        channel.config().setRecvByteBufAllocator(new HeadroomRecvByteBufAllocator(TurnEngine.PEER_PACKET_HEADROOM, 2048));
+        HeadroomRecvByteBufAllocator.configure(channel, TurnEngine.PEER_PACKET_HEADROOM, DATAGRAM_BYTES,
+                RELAY_DATAGRAMS_PER_READ);
         channel.pipeline().addLast(new PeerHandler(relayId));
         ChannelFuture registered = loop.register(channel);
         if (!registered.isDone() || !registered.isSuccess()) {
@@ -168,15 +182,15 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
             channel.close();
             return -1;
         }
-        relays.put(relayId, channel);
+        relays.put(relayId, new Endpoint(channel));
         return relayId;
     }
 
     @Override
     public void close(int relayId) {
-        DatagramChannel channel = relays.remove(relayId);
-        if (channel != null) {
-            channel.close();
+        Endpoint relay = relays.remove(relayId);
+        if (relay != null) {
+            relay.channel().close();
         }
     }
 
@@ -258,7 +272,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
                     return;
                 }
                 int length = content.readableBytes();
-                ByteBuf base = bufferWithHeadroom(content);
+                ByteBuf base = length <= DATAGRAM_BYTES ? bufferWithHeadroom(content) : null;
                 int offset;
                 if (base != null) {
                     offset = (int) (content.memoryAddress() + content.readerIndex() - base.memoryAddress());
