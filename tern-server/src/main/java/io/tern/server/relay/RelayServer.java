@@ -77,7 +77,8 @@ public final class RelayServer implements AutoCloseable {
                 .permissionLifetimeNs(TimeUnit.SECONDS.toNanos(config.permissionLifetimeSeconds()))
                 .channelLifetimeNs(TimeUnit.SECONDS.toNanos(config.channelLifetimeSeconds()))
                 .software(config.softwareAttribute().map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null))
-                .alwaysFingerprint(config.fingerprint());
+                .alwaysFingerprint(config.fingerprint())
+                .strictChannelNumbers(config.strictChannelNumbers());
         for (ExternalIpMapping mapping : config.externalIps()) {
             TransportAddress advertised = TransportAddress.of(new InetSocketAddress(mapping.publicIp(), 0));
             if (mapping.publicIp() instanceof Inet4Address) {
@@ -118,7 +119,7 @@ public final class RelayServer implements AutoCloseable {
         if (!config.noUdp() || !tcpAddresses.isEmpty() || !tlsAddresses.isEmpty()) {
             try {
                 transport = TurnServerTransport.start(new TransportSettings(config.noUdp() ? List.of() : listenAddresses,
-                        tcpAddresses, tlsAddresses, tls, StreamSettings.defaults(), config.effectiveRelayThreads(),
+                        tcpAddresses, tlsAddresses, tls, streamSettings(config), config.effectiveRelayThreads(),
                         engine.build(), shared, TimeUnit.MILLISECONDS.toNanos(100)));
             } catch (InterruptedException | RuntimeException e) {
                 if (tls != null) {
@@ -234,6 +235,15 @@ public final class RelayServer implements AutoCloseable {
         if (tls != null) {
             tls.close();
         }
+    }
+
+    /** The TCP and TLS connection bounds the {@code max-tcp-connections}, {@code tcp-*-timeout}, ... options set. */
+    static StreamSettings streamSettings(TurnServerConfig config) {
+        return new StreamSettings(config.maxTcpConnections(), config.maxTcpConnectionsPerIp(),
+                TimeUnit.SECONDS.toNanos(config.tcpIdleTimeoutSeconds()),
+                TimeUnit.SECONDS.toNanos(config.tcpMessageTimeoutSeconds()),
+                TimeUnit.SECONDS.toNanos(config.tlsHandshakeTimeoutSeconds()),
+                config.tcpWriteLowWaterMarkBytes(), config.tcpWriteHighWaterMarkBytes());
     }
 
     private static CredentialStore credentials(TurnServerConfig config) {
