@@ -1,6 +1,7 @@
 package io.tern.server.config;
 
 import io.tern.transport.stream.StreamSettings;
+import io.tern.turn.policy.IpRange;
 
 import java.net.InetAddress;
 import java.nio.file.Path;

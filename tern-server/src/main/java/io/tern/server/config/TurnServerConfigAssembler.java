@@ -1,6 +1,8 @@
 package io.tern.server.config;
 
 import io.tern.server.config.OptionDef.Status;
+import io.tern.stun.address.IpLiterals;
+import io.tern.turn.policy.IpRange;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;

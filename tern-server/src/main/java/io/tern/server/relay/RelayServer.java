@@ -17,7 +17,6 @@ import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.engine.TurnEngine;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.engine.TurnShared;
-import io.tern.turn.policy.IpRange;
 import io.tern.turn.policy.PeerAddressPolicy;
 import io.tern.turn.quota.AllocationQuota;
 import java.net.Inet4Address;
@@ -257,14 +256,6 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private static PeerAddressPolicy peerPolicy(TurnServerConfig config, List<InetSocketAddress> listenAddresses) {
-        List<IpRange> allowed = new ArrayList<>();
-        for (var range : config.allowedPeerIps()) {
-            allowed.add(IpRange.parse(range.first().getHostAddress() + "-" + range.last().getHostAddress()));
-        }
-        List<IpRange> denied = new ArrayList<>();
-        for (var range : config.deniedPeerIps()) {
-            denied.add(IpRange.parse(range.first().getHostAddress() + "-" + range.last().getHostAddress()));
-        }
         List<TransportAddress> self = new ArrayList<>();
         for (InetSocketAddress listen : listenAddresses) {
             for (InetAddress ip : expand(listen.getAddress())) {
@@ -272,7 +263,7 @@ public final class RelayServer implements AutoCloseable {
                 self.add(TransportAddress.of(new InetSocketAddress(ip, config.tlsListeningPort())));
             }
         }
-        return PeerAddressPolicy.of(allowed, denied, config.allowLoopbackPeers(), self);
+        return PeerAddressPolicy.of(config.allowedPeerIps(), config.deniedPeerIps(), config.allowLoopbackPeers(), self);
     }
 
     /** A wildcard listening address stands for every address of the host. */

@@ -1,6 +1,8 @@
 package io.tern.server.config;
 
 import io.tern.server.config.ConfigTestSupport.RecordingWarnings;
+import io.tern.stun.address.IpLiterals;
+import io.tern.stun.address.TransportAddress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -262,11 +264,11 @@ class TurnServerConfigAssemblerTest
             file(warnings, "denied-peer-ip=192.168.0.0/16", "denied-peer-ip=fc00::/7",
                 "allowed-peer-ip=192.168.1.10-192.168.1.20"),
             List.of());
-        assertThat(config.deniedPeerIps().get(0).contains(IpLiterals.parse("192.168.255.255"))).isTrue();
-        assertThat(config.deniedPeerIps().get(0).contains(IpLiterals.parse("192.169.0.0"))).isFalse();
-        assertThat(config.deniedPeerIps().get(1).contains(IpLiterals.parse("fdff::1"))).isTrue();
-        assertThat(config.deniedPeerIps().get(1).contains(IpLiterals.parse("192.168.0.1"))).isFalse();
-        assertThat(config.allowedPeerIps().get(0).contains(IpLiterals.parse("192.168.1.15"))).isTrue();
+        assertThat(config.deniedPeerIps().get(0).contains(TransportAddress.parse("192.168.255.255", 0))).isTrue();
+        assertThat(config.deniedPeerIps().get(0).contains(TransportAddress.parse("192.169.0.0", 0))).isFalse();
+        assertThat(config.deniedPeerIps().get(1).contains(TransportAddress.parse("fdff::1", 0))).isTrue();
+        assertThat(config.deniedPeerIps().get(1).contains(TransportAddress.parse("192.168.0.1", 0))).isFalse();
+        assertThat(config.allowedPeerIps().get(0).contains(TransportAddress.parse("192.168.1.15", 0))).isTrue();
     }
 
     /** Every invalid value names the option, the value and where it came from. */
