@@ -8,6 +8,14 @@ import java.util.Set;
 
 /** Tern, started through its launcher ({@code ./tern turn ...}, or a snapshot of it), which must exec the JVM. */
 final class Tern extends ServerKind {
+    /**
+     * Every load-generator client connects from 127.0.0.1, and Tern admits 64 TCP/TLS connections
+     * per client IP by default, which failed the 128-client stream cells. coturn has no per-IP
+     * bound, so equivalent settings lift Tern's to its default total bound (10000 connections),
+     * which no cell comes near.
+     */
+    static final int STREAM_CONNECTIONS_PER_IP = 10_000;
+
     private final List<String> launcher;
     private final Path repoRoot;
     private final Set<Transport> transports;
@@ -44,6 +52,7 @@ final class Tern extends ServerKind {
     List<String> command(Settings s) {
         List<String> c = new ArrayList<>(launcher);
         c.addAll(commonOptions(s));
+        c.addAll(List.of("--max-tcp-connections-per-ip", Integer.toString(STREAM_CONNECTIONS_PER_IP)));
         return c;
     }
 }

@@ -48,6 +48,13 @@ public final class ConfigSummary
         flag(out, "no-tcp", config.noTcp());
         flag(out, "no-tls", config.noTls());
         flag(out, "no-dtls", config.noDtls());
+        line(out, "max-tcp-connections", config.maxTcpConnections());
+        line(out, "max-tcp-connections-per-ip", config.maxTcpConnectionsPerIp());
+        line(out, "tcp-idle-timeout", config.tcpIdleTimeoutSeconds());
+        line(out, "tcp-message-timeout", config.tcpMessageTimeoutSeconds());
+        line(out, "tls-handshake-timeout", config.tlsHandshakeTimeoutSeconds());
+        line(out, "tcp-write-low-water-mark", config.tcpWriteLowWaterMarkBytes());
+        line(out, "tcp-write-high-water-mark", config.tcpWriteHighWaterMarkBytes());
 
         line(out, "realm", config.realm());
         comment(out, "authentication: " + config.authMode());
@@ -88,6 +95,7 @@ public final class ConfigSummary
         flag(out, "no-multicast-peers", config.noMulticastPeers());
 
         flag(out, "fingerprint", config.fingerprint());
+        flag(out, "strict-channel-numbers", config.strictChannelNumbers());
         if (config.softwareAttribute().isPresent())
         {
             comment(out, "SOFTWARE: " + config.softwareAttribute().get());

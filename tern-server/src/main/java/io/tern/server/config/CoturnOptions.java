@@ -57,6 +57,31 @@ public final class CoturnOptions
         supported("no-tls", null, Arity.FLAG, false, "", "Do not start TLS client listeners. Default: off.");
         supported("no-dtls", null, Arity.FLAG, false, "", "Do not start DTLS client listeners. Default: off.");
 
+        // ---- TCP and TLS connections (Tern extensions; coturn has no such bounds) -------
+        supported("max-tcp-connections", null, Arity.REQUIRED_VALUE, false, "<n>",
+            "Tern extension: TCP and TLS client connections open at once, over all listeners; past it new "
+                + "connections are closed at once. Default: " + TurnServerConfig.DEFAULT_MAX_TCP_CONNECTIONS + ".");
+        supported("max-tcp-connections-per-ip", null, Arity.REQUIRED_VALUE, false, "<n>",
+            "Tern extension: TCP and TLS client connections open at once from one client IP address. Default: "
+                + TurnServerConfig.DEFAULT_MAX_TCP_CONNECTIONS_PER_IP + ".");
+        supported("tcp-idle-timeout", null, Arity.REQUIRED_VALUE, false, "<seconds>",
+            "Tern extension: a TCP or TLS connection without an allocation that received nothing for this "
+                + "long is closed. Default: " + TurnServerConfig.DEFAULT_TCP_IDLE_TIMEOUT_SECONDS + ".");
+        supported("tcp-message-timeout", null, Arity.REQUIRED_VALUE, false, "<seconds>",
+            "Tern extension: a TCP or TLS connection whose message is still incomplete this long after its "
+                + "first byte is closed (slow-loris defence). Default: "
+                + TurnServerConfig.DEFAULT_TCP_MESSAGE_TIMEOUT_SECONDS + ".");
+        supported("tls-handshake-timeout", null, Arity.REQUIRED_VALUE, false, "<seconds>",
+            "Tern extension: a TLS handshake not done within this closes the connection. Default: "
+                + TurnServerConfig.DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS + ".");
+        supported("tcp-write-low-water-mark", null, Arity.REQUIRED_VALUE, false, "<bytes>",
+            "Tern extension: once a TCP or TLS client's send queue is back below this, data relayed to it "
+                + "flows again. Default: " + TurnServerConfig.DEFAULT_TCP_WRITE_LOW_WATER_MARK_BYTES + ".");
+        supported("tcp-write-high-water-mark", null, Arity.REQUIRED_VALUE, false, "<bytes>",
+            "Tern extension: past this many bytes queued for a TCP or TLS client, data relayed to it is "
+                + "dropped (and counted); at least tcp-write-low-water-mark. Default: "
+                + TurnServerConfig.DEFAULT_TCP_WRITE_HIGH_WATER_MARK_BYTES + ".");
+
         // ---- authentication -------------------------------------------------------------
         supported("realm", "-r", Arity.REQUIRED_VALUE, false, "<realm>",
             "Realm used for long-term credentials and the TURN REST API. Default: '"
@@ -116,6 +141,10 @@ public final class CoturnOptions
             "Send the SOFTWARE attribute ('Tern <version>'). Default: on.");
         supported("no-software-attribute", null, Arity.FLAG, false, "",
             "Do not send the SOFTWARE attribute (hides the version). Default: off.");
+        supported("strict-channel-numbers", null, Arity.FLAG, false, "",
+            "Tern extension: ChannelBind accepts only RFC 8656's channel numbers, 0x4000-0x4FFF. Without it "
+                + "RFC 5766's 0x4000-0x7FFF are accepted too, as coturn does (its turnutils_uclient uses them). "
+                + "Default: off.");
 
         // ---- TLS ------------------------------------------------------------------------
         supported("cert", null, Arity.REQUIRED_VALUE, false, "<file>",

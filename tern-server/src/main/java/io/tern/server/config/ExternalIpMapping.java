@@ -1,5 +1,7 @@
 package io.tern.server.config;
 
+import io.tern.stun.address.IpLiterals;
+
 import java.net.InetAddress;
 import java.util.Objects;
 import java.util.Optional;

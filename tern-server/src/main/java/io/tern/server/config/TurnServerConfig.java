@@ -1,5 +1,8 @@
 package io.tern.server.config;
 
+import io.tern.transport.stream.StreamSettings;
+import io.tern.turn.policy.IpRange;
+
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
@@ -49,10 +52,18 @@ public record TurnServerConfig(
     boolean noMulticastPeers,
     boolean fingerprint,
     Optional<String> softwareAttribute,
+    boolean strictChannelNumbers,
     boolean noUdp,
     boolean noTcp,
     boolean noTls,
     boolean noDtls,
+    int maxTcpConnections,
+    int maxTcpConnectionsPerIp,
+    int tcpIdleTimeoutSeconds,
+    int tcpMessageTimeoutSeconds,
+    int tlsHandshakeTimeoutSeconds,
+    int tcpWriteLowWaterMarkBytes,
+    int tcpWriteHighWaterMarkBytes,
     Optional<Path> cert,
     Optional<Path> pkey,
     Optional<String> cipherList,
@@ -85,6 +96,15 @@ public record TurnServerConfig(
     public static final int DEFAULT_PERMISSION_LIFETIME_SECONDS = 300;
     public static final int DEFAULT_STALE_NONCE_SECONDS = 600;
     public static final int DEFAULT_PROMETHEUS_PORT = 9641;
+    public static final int DEFAULT_MAX_TCP_CONNECTIONS = StreamSettings.DEFAULT_MAX_CONNECTIONS;
+    public static final int DEFAULT_MAX_TCP_CONNECTIONS_PER_IP = StreamSettings.DEFAULT_MAX_CONNECTIONS_PER_IP;
+    public static final int DEFAULT_TCP_IDLE_TIMEOUT_SECONDS = StreamSettings.DEFAULT_IDLE_TIMEOUT_SECONDS;
+    public static final int DEFAULT_TCP_MESSAGE_TIMEOUT_SECONDS = StreamSettings.DEFAULT_MESSAGE_TIMEOUT_SECONDS;
+    public static final int DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS =
+        StreamSettings.DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS;
+    public static final int DEFAULT_TCP_WRITE_LOW_WATER_MARK_BYTES = StreamSettings.DEFAULT_WRITE_LOW_WATER_MARK_BYTES;
+    public static final int DEFAULT_TCP_WRITE_HIGH_WATER_MARK_BYTES =
+        StreamSettings.DEFAULT_WRITE_HIGH_WATER_MARK_BYTES;
 
     public TurnServerConfig
     {
@@ -108,6 +128,10 @@ public record TurnServerConfig(
         if (minPort > maxPort)
         {
             throw new IllegalArgumentException("minPort > maxPort");
+        }
+        if (tcpWriteLowWaterMarkBytes > tcpWriteHighWaterMarkBytes)
+        {
+            throw new IllegalArgumentException("tcpWriteLowWaterMarkBytes > tcpWriteHighWaterMarkBytes");
         }
         if (authMode == AuthMode.REST_SECRET && staticAuthSecrets.isEmpty() && generatedSecret.isEmpty())
         {

@@ -1,6 +1,8 @@
 package io.tern.server.config;
 
 import io.tern.server.config.OptionDef.Status;
+import io.tern.stun.address.IpLiterals;
+import io.tern.turn.policy.IpRange;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -145,10 +147,18 @@ public final class TurnServerConfigAssembler
         boolean noMulticastPeers;
         boolean fingerprint;
         boolean softwareAttribute = true;
+        boolean strictChannelNumbers;
         boolean noUdp;
         boolean noTcp;
         boolean noTls;
         boolean noDtls;
+        int maxTcpConnections = TurnServerConfig.DEFAULT_MAX_TCP_CONNECTIONS;
+        int maxTcpConnectionsPerIp = TurnServerConfig.DEFAULT_MAX_TCP_CONNECTIONS_PER_IP;
+        int tcpIdleTimeoutSeconds = TurnServerConfig.DEFAULT_TCP_IDLE_TIMEOUT_SECONDS;
+        int tcpMessageTimeoutSeconds = TurnServerConfig.DEFAULT_TCP_MESSAGE_TIMEOUT_SECONDS;
+        int tlsHandshakeTimeoutSeconds = TurnServerConfig.DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS;
+        int tcpWriteLowWaterMarkBytes = TurnServerConfig.DEFAULT_TCP_WRITE_LOW_WATER_MARK_BYTES;
+        int tcpWriteHighWaterMarkBytes = TurnServerConfig.DEFAULT_TCP_WRITE_HIGH_WATER_MARK_BYTES;
         Path cert;
         Path pkey;
         String cipherList;
@@ -178,6 +188,13 @@ public final class TurnServerConfigAssembler
             case "no-tcp" -> d.noTcp = bool(v);
             case "no-tls" -> d.noTls = bool(v);
             case "no-dtls" -> d.noDtls = bool(v);
+            case "max-tcp-connections" -> d.maxTcpConnections = integer(v, 1, Integer.MAX_VALUE);
+            case "max-tcp-connections-per-ip" -> d.maxTcpConnectionsPerIp = integer(v, 1, Integer.MAX_VALUE);
+            case "tcp-idle-timeout" -> d.tcpIdleTimeoutSeconds = integer(v, 1, Integer.MAX_VALUE);
+            case "tcp-message-timeout" -> d.tcpMessageTimeoutSeconds = integer(v, 1, Integer.MAX_VALUE);
+            case "tls-handshake-timeout" -> d.tlsHandshakeTimeoutSeconds = integer(v, 1, Integer.MAX_VALUE);
+            case "tcp-write-low-water-mark" -> d.tcpWriteLowWaterMarkBytes = integer(v, 0, Integer.MAX_VALUE);
+            case "tcp-write-high-water-mark" -> d.tcpWriteHighWaterMarkBytes = integer(v, 1, Integer.MAX_VALUE);
             case "realm" -> d.realm = realm(v);
             case "lt-cred-mech" -> d.ltCredMech = bool(v);
             case "no-auth" -> d.noAuth = bool(v);
@@ -207,6 +224,7 @@ public final class TurnServerConfigAssembler
             case "fingerprint" -> d.fingerprint = bool(v);
             case "software-attribute" -> d.softwareAttribute = bool(v);
             case "no-software-attribute" -> d.softwareAttribute = !bool(v);
+            case "strict-channel-numbers" -> d.strictChannelNumbers = bool(v);
             case "cert" -> d.cert = keyFile(v);
             case "pkey" -> d.pkey = keyFile(v);
             case "cipher-list" -> d.cipherList = required(v).value();
@@ -242,6 +260,13 @@ public final class TurnServerConfigAssembler
         {
             throw new ConfigException("min-port " + d.minPort + " > max-port " + d.maxPort
                 + " (min-port " + where(d, "min-port") + ", max-port " + where(d, "max-port") + ")");
+        }
+        if (d.tcpWriteLowWaterMarkBytes > d.tcpWriteHighWaterMarkBytes)
+        {
+            throw new ConfigException("tcp-write-low-water-mark " + d.tcpWriteLowWaterMarkBytes
+                + " > tcp-write-high-water-mark " + d.tcpWriteHighWaterMarkBytes
+                + " (tcp-write-low-water-mark " + where(d, "tcp-write-low-water-mark")
+                + ", tcp-write-high-water-mark " + where(d, "tcp-write-high-water-mark") + ")");
         }
         final long bareExternalIps = d.externalIps.stream().filter(m -> m.privateIp().isEmpty()).count();
         if (bareExternalIps > 1)
@@ -329,10 +354,18 @@ public final class TurnServerConfigAssembler
             d.noMulticastPeers,
             d.fingerprint,
             d.softwareAttribute ? Optional.of(TurnServerConfig.defaultSoftwareAttribute()) : Optional.empty(),
+            d.strictChannelNumbers,
             d.noUdp,
             d.noTcp,
             d.noTls,
             d.noDtls,
+            d.maxTcpConnections,
+            d.maxTcpConnectionsPerIp,
+            d.tcpIdleTimeoutSeconds,
+            d.tcpMessageTimeoutSeconds,
+            d.tlsHandshakeTimeoutSeconds,
+            d.tcpWriteLowWaterMarkBytes,
+            d.tcpWriteHighWaterMarkBytes,
             Optional.ofNullable(d.cert),
             Optional.ofNullable(d.pkey),
             Optional.ofNullable(d.cipherList),

@@ -17,7 +17,6 @@ import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.engine.TurnEngine;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.engine.TurnShared;
-import io.tern.turn.policy.IpRange;
 import io.tern.turn.policy.PeerAddressPolicy;
 import io.tern.turn.quota.AllocationQuota;
 import java.net.Inet4Address;
@@ -77,7 +76,8 @@ public final class RelayServer implements AutoCloseable {
                 .permissionLifetimeNs(TimeUnit.SECONDS.toNanos(config.permissionLifetimeSeconds()))
                 .channelLifetimeNs(TimeUnit.SECONDS.toNanos(config.channelLifetimeSeconds()))
                 .software(config.softwareAttribute().map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null))
-                .alwaysFingerprint(config.fingerprint());
+                .alwaysFingerprint(config.fingerprint())
+                .strictChannelNumbers(config.strictChannelNumbers());
         for (ExternalIpMapping mapping : config.externalIps()) {
             TransportAddress advertised = TransportAddress.of(new InetSocketAddress(mapping.publicIp(), 0));
             if (mapping.publicIp() instanceof Inet4Address) {
@@ -118,7 +118,7 @@ public final class RelayServer implements AutoCloseable {
         if (!config.noUdp() || !tcpAddresses.isEmpty() || !tlsAddresses.isEmpty()) {
             try {
                 transport = TurnServerTransport.start(new TransportSettings(config.noUdp() ? List.of() : listenAddresses,
-                        tcpAddresses, tlsAddresses, tls, StreamSettings.defaults(), config.effectiveRelayThreads(),
+                        tcpAddresses, tlsAddresses, tls, streamSettings(config), config.effectiveRelayThreads(),
                         engine.build(), shared, TimeUnit.MILLISECONDS.toNanos(100)));
             } catch (InterruptedException | RuntimeException e) {
                 if (tls != null) {
@@ -236,6 +236,15 @@ public final class RelayServer implements AutoCloseable {
         }
     }
 
+    /** The TCP and TLS connection bounds the {@code max-tcp-connections}, {@code tcp-*-timeout}, ... options set. */
+    static StreamSettings streamSettings(TurnServerConfig config) {
+        return new StreamSettings(config.maxTcpConnections(), config.maxTcpConnectionsPerIp(),
+                TimeUnit.SECONDS.toNanos(config.tcpIdleTimeoutSeconds()),
+                TimeUnit.SECONDS.toNanos(config.tcpMessageTimeoutSeconds()),
+                TimeUnit.SECONDS.toNanos(config.tlsHandshakeTimeoutSeconds()),
+                config.tcpWriteLowWaterMarkBytes(), config.tcpWriteHighWaterMarkBytes());
+    }
+
     private static CredentialStore credentials(TurnServerConfig config) {
         List<String> users = new ArrayList<>();
         if (config.authMode() == AuthMode.LONG_TERM) {
@@ -247,14 +256,6 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private static PeerAddressPolicy peerPolicy(TurnServerConfig config, List<InetSocketAddress> listenAddresses) {
-        List<IpRange> allowed = new ArrayList<>();
-        for (var range : config.allowedPeerIps()) {
-            allowed.add(IpRange.parse(range.first().getHostAddress() + "-" + range.last().getHostAddress()));
-        }
-        List<IpRange> denied = new ArrayList<>();
-        for (var range : config.deniedPeerIps()) {
-            denied.add(IpRange.parse(range.first().getHostAddress() + "-" + range.last().getHostAddress()));
-        }
         List<TransportAddress> self = new ArrayList<>();
         for (InetSocketAddress listen : listenAddresses) {
             for (InetAddress ip : expand(listen.getAddress())) {
@@ -262,7 +263,7 @@ public final class RelayServer implements AutoCloseable {
                 self.add(TransportAddress.of(new InetSocketAddress(ip, config.tlsListeningPort())));
             }
         }
-        return PeerAddressPolicy.of(allowed, denied, config.allowLoopbackPeers(), self);
+        return PeerAddressPolicy.of(config.allowedPeerIps(), config.deniedPeerIps(), config.allowLoopbackPeers(), self);
     }
 
     /** A wildcard listening address stands for every address of the host. */

@@ -84,6 +84,35 @@ class TurnCommandTest
     }
 
     @Test
+    void tcpBoundsAndStrictChannelNumbersFromTheCommandLine()
+    {
+        assertThat(run("turn", "--max-tcp-connections=2000", "--max-tcp-connections-per-ip", "500",
+            "--tcp-idle-timeout=60", "--tcp-message-timeout=20", "--tls-handshake-timeout=15",
+            "--tcp-write-low-water-mark=1000", "--tcp-write-high-water-mark=2000", "--strict-channel-numbers"))
+            .isZero();
+        assertThat(launched).singleElement().satisfies(config ->
+        {
+            assertThat(config.maxTcpConnections()).isEqualTo(2000);
+            assertThat(config.maxTcpConnectionsPerIp()).isEqualTo(500);
+            assertThat(config.tcpIdleTimeoutSeconds()).isEqualTo(60);
+            assertThat(config.tcpMessageTimeoutSeconds()).isEqualTo(20);
+            assertThat(config.tlsHandshakeTimeoutSeconds()).isEqualTo(15);
+            assertThat(config.tcpWriteLowWaterMarkBytes()).isEqualTo(1000);
+            assertThat(config.tcpWriteHighWaterMarkBytes()).isEqualTo(2000);
+            assertThat(config.strictChannelNumbers()).isTrue();
+        });
+    }
+
+    @Test
+    void invalidTcpBoundExitsWithUsageCodeAndNamesOptionAndValue()
+    {
+        assertThat(run("turn", "--max-tcp-connections-per-ip=0")).isEqualTo(2);
+        assertThat(err.toString())
+            .contains("Invalid value for option 'max-tcp-connections-per-ip': '0' (must be a whole number >= 1)");
+        assertThat(launched).isEmpty();
+    }
+
+    @Test
     void unknownCommandLineOptionIsRejected()
     {
         assertThat(run("turn", "--listning-port=3478")).isEqualTo(2);

@@ -1,6 +1,8 @@
 package io.tern.server.config;
 
 import io.tern.server.config.ConfigTestSupport.RecordingWarnings;
+import io.tern.stun.address.IpLiterals;
+import io.tern.turn.policy.IpRange;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -84,10 +86,10 @@ class CoturnConfigReaderTest
         assertThat(config.noMulticastPeers()).isTrue();
         assertThat(config.allowLoopbackPeers()).isFalse();
         assertThat(config.deniedPeerIps()).containsExactly(
-            new IpRange(ip("0.0.0.0"), ip("0.255.255.255")),
-            new IpRange(ip("10.0.0.0"), ip("10.255.255.255")),
-            new IpRange(ip("172.16.0.0"), ip("172.31.255.255")));
-        assertThat(config.allowedPeerIps()).containsExactly(new IpRange(ip("10.0.0.45"), ip("10.0.0.45")));
+            IpRange.parse("0.0.0.0-0.255.255.255"),
+            IpRange.parse("10.0.0.0-10.255.255.255"),
+            IpRange.parse("172.16.0.0-172.31.255.255"));
+        assertThat(config.allowedPeerIps()).containsExactly(IpRange.parse("10.0.0.45-10.0.0.45"));
         assertThat(config.pidFile()).contains(Path.of("/var/run/turnserver.pid"));
         assertThat(config.softwareAttribute()).isEmpty();
         assertThat(config.prometheus()).isTrue();

@@ -1,6 +1,8 @@
 package io.tern.server.config;
 
 import io.tern.server.config.ConfigTestSupport.RecordingWarnings;
+import io.tern.stun.address.IpLiterals;
+import io.tern.stun.address.TransportAddress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -43,6 +45,14 @@ class TurnServerConfigAssemblerTest
         assertThat(config.prometheusPort()).isEqualTo(9641);
         assertThat(config.tlsEnabled()).isFalse();
         assertThat(config.verbosity()).isEqualTo(Verbosity.NONE);
+        assertThat(config.maxTcpConnections()).isEqualTo(10_000);
+        assertThat(config.maxTcpConnectionsPerIp()).isEqualTo(64);
+        assertThat(config.tcpIdleTimeoutSeconds()).isEqualTo(30);
+        assertThat(config.tcpMessageTimeoutSeconds()).isEqualTo(10);
+        assertThat(config.tlsHandshakeTimeoutSeconds()).isEqualTo(10);
+        assertThat(config.tcpWriteLowWaterMarkBytes()).isEqualTo(64 * 1024);
+        assertThat(config.tcpWriteHighWaterMarkBytes()).isEqualTo(256 * 1024);
+        assertThat(config.strictChannelNumbers()).isFalse();
         // No auth option at all: REST API with a generated secret.
         assertThat(config.authMode()).isEqualTo(AuthMode.REST_SECRET);
         assertThat(config.generatedSecret()).get().asString().matches("[0-9a-f]{64}");
@@ -212,17 +222,53 @@ class TurnServerConfigAssemblerTest
     }
 
     @Test
+    void tcpConnectionBoundsAreParsed()
+    {
+        final TurnServerConfig config = assembler.assemble(
+            file(warnings, "max-tcp-connections=500", "max-tcp-connections-per-ip 8", "tcp-idle-timeout=5",
+                "tcp-message-timeout=3", "tls-handshake-timeout=4", "tcp-write-low-water-mark=0",
+                "tcp-write-high-water-mark=1024"),
+            cli("max-tcp-connections-per-ip", "1000"));
+        assertThat(config.maxTcpConnections()).isEqualTo(500);
+        assertThat(config.maxTcpConnectionsPerIp()).isEqualTo(1000);
+        assertThat(config.tcpIdleTimeoutSeconds()).isEqualTo(5);
+        assertThat(config.tcpMessageTimeoutSeconds()).isEqualTo(3);
+        assertThat(config.tlsHandshakeTimeoutSeconds()).isEqualTo(4);
+        assertThat(config.tcpWriteLowWaterMarkBytes()).isZero();
+        assertThat(config.tcpWriteHighWaterMarkBytes()).isEqualTo(1024);
+        assertThat(warnings.messages).isEmpty();
+    }
+
+    @Test
+    void strictChannelNumbersIsAFlag()
+    {
+        assertThat(assembler.assemble(file(warnings, "strict-channel-numbers"), List.of()).strictChannelNumbers())
+            .isTrue();
+        assertThat(assembler.assemble(file(warnings, "strict-channel-numbers"), cli("strict-channel-numbers", "off"))
+            .strictChannelNumbers()).isFalse();
+    }
+
+    @Test
+    void writeLowWaterMarkAboveHighNamesBothAndTheirSources()
+    {
+        assertThatThrownBy(() -> assembler.assemble(file(warnings, "tcp-write-low-water-mark=300000"), List.of()))
+            .isInstanceOf(ConfigException.class)
+            .hasMessage("tcp-write-low-water-mark 300000 > tcp-write-high-water-mark 262144 "
+                + "(tcp-write-low-water-mark in test.conf:1, tcp-write-high-water-mark by default)");
+    }
+
+    @Test
     void cidrAndRangesAreParsed()
     {
         final TurnServerConfig config = assembler.assemble(
             file(warnings, "denied-peer-ip=192.168.0.0/16", "denied-peer-ip=fc00::/7",
                 "allowed-peer-ip=192.168.1.10-192.168.1.20"),
             List.of());
-        assertThat(config.deniedPeerIps().get(0).contains(IpLiterals.parse("192.168.255.255"))).isTrue();
-        assertThat(config.deniedPeerIps().get(0).contains(IpLiterals.parse("192.169.0.0"))).isFalse();
-        assertThat(config.deniedPeerIps().get(1).contains(IpLiterals.parse("fdff::1"))).isTrue();
-        assertThat(config.deniedPeerIps().get(1).contains(IpLiterals.parse("192.168.0.1"))).isFalse();
-        assertThat(config.allowedPeerIps().get(0).contains(IpLiterals.parse("192.168.1.15"))).isTrue();
+        assertThat(config.deniedPeerIps().get(0).contains(TransportAddress.parse("192.168.255.255", 0))).isTrue();
+        assertThat(config.deniedPeerIps().get(0).contains(TransportAddress.parse("192.169.0.0", 0))).isFalse();
+        assertThat(config.deniedPeerIps().get(1).contains(TransportAddress.parse("fdff::1", 0))).isTrue();
+        assertThat(config.deniedPeerIps().get(1).contains(TransportAddress.parse("192.168.0.1", 0))).isFalse();
+        assertThat(config.allowedPeerIps().get(0).contains(TransportAddress.parse("192.168.1.15", 0))).isTrue();
     }
 
     /** Every invalid value names the option, the value and where it came from. */
@@ -244,6 +290,20 @@ class TurnServerConfigAssemblerTest
         "permission-lifetime   | -300          | must be a whole number >= 1",
         "stale-nonce           | -1            | must be a whole number >= 0",
         "stale-nonce           | 99999999999   | must be a whole number >= 0",
+        "max-tcp-connections   | 0             | must be a whole number >= 1",
+        "max-tcp-connections   | many          | must be a whole number >= 1",
+        "max-tcp-connections-per-ip | 0        | must be a whole number >= 1",
+        "max-tcp-connections-per-ip | -64      | must be a whole number >= 1",
+        "max-tcp-connections-per-ip | 3000000000 | must be a whole number >= 1",
+        "tcp-idle-timeout      | 0             | must be a whole number >= 1",
+        "tcp-idle-timeout      | 30s           | must be a whole number >= 1",
+        "tcp-message-timeout   | -10           | must be a whole number >= 1",
+        "tcp-message-timeout   | 1.5           | must be a whole number >= 1",
+        "tls-handshake-timeout | 0             | must be a whole number >= 1",
+        "tcp-write-low-water-mark | -1         | must be a whole number >= 0",
+        "tcp-write-high-water-mark | 0         | must be a whole number >= 1",
+        "tcp-write-high-water-mark | 256k      | must be a whole number >= 1",
+        "strict-channel-numbers | strict       | use on/off, yes/no, 1/0 or true/false",
         "listening-ip          | 1.2.3         | not an IP address",
         "listening-ip          | 256.1.1.1     | not an IP address",
         "listening-ip          | example.com   | not an IP address",

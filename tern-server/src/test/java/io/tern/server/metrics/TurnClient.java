@@ -24,7 +24,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * A blocking TURN client for tests, over UDP or (with {@link #overTcp}) TCP: long-term auth with
  * REST credentials, one request at a time.
  */
-final class TurnClient implements AutoCloseable {
+public final class TurnClient implements AutoCloseable {
     private final DatagramSocket socket;
     private Socket tcp;
     private DataInputStream tcpIn;
@@ -36,7 +36,7 @@ final class TurnClient implements AutoCloseable {
     private final byte[] key;
     private byte[] nonce;
 
-    TurnClient(InetSocketAddress server, String username, String password) throws IOException {
+    public TurnClient(InetSocketAddress server, String username, String password) throws IOException {
         this.socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
         this.socket.setSoTimeout(5000);
         this.server = server;
@@ -54,8 +54,8 @@ final class TurnClient implements AutoCloseable {
     }
 
     /** A response: its class, and its error code (0 for success). */
-    record Response(StunMessageDecoder message, int errorCode) {
-        boolean success() {
+    public record Response(StunMessageDecoder message, int errorCode) {
+        public boolean success() {
             return message.messageClass() == StunClass.SUCCESS_RESPONSE;
         }
     }
@@ -71,7 +71,7 @@ final class TurnClient implements AutoCloseable {
     }
 
     /** Sends a signed request; fetches a nonce first if it has none. */
-    Response request(int method, Consumer<StunMessageWriter> attributes) throws IOException {
+    public Response request(int method, Consumer<StunMessageWriter> attributes) throws IOException {
         if (nonce == null) {
             unauthenticated(method, attributes);
         }
@@ -79,7 +79,7 @@ final class TurnClient implements AutoCloseable {
     }
 
     /** Allocates a UDP relay; returns the relayed address. */
-    TransportAddress allocate() throws IOException {
+    public TransportAddress allocate() throws IOException {
         Response response = request(io.tern.stun.message.StunMethod.ALLOCATE,
                 w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
         if (!response.success()) {

@@ -27,6 +27,11 @@ public record StreamSettings(
 
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
     public static final int DEFAULT_MAX_CONNECTIONS_PER_IP = 64;
+    public static final int DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
+    public static final int DEFAULT_MESSAGE_TIMEOUT_SECONDS = 10;
+    public static final int DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS = 10;
+    public static final int DEFAULT_WRITE_LOW_WATER_MARK_BYTES = 64 * 1024;
+    public static final int DEFAULT_WRITE_HIGH_WATER_MARK_BYTES = 256 * 1024;
 
     public StreamSettings {
         if (maxConnections < 1 || maxConnectionsPerIp < 1) {
@@ -43,8 +48,10 @@ public record StreamSettings(
     /** 10000 connections, 64 per IP, 30 s idle, 10 s per message and per TLS handshake, 64-256 KiB queue. */
     public static StreamSettings defaults() {
         return new StreamSettings(DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_IP,
-                TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(10),
-                64 * 1024, 256 * 1024);
+                TimeUnit.SECONDS.toNanos(DEFAULT_IDLE_TIMEOUT_SECONDS),
+                TimeUnit.SECONDS.toNanos(DEFAULT_MESSAGE_TIMEOUT_SECONDS),
+                TimeUnit.SECONDS.toNanos(DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS),
+                DEFAULT_WRITE_LOW_WATER_MARK_BYTES, DEFAULT_WRITE_HIGH_WATER_MARK_BYTES);
     }
 
     public StreamSettings withConnectionLimits(int total, int perIp) {

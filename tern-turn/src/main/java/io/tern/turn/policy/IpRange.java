@@ -1,14 +1,17 @@
 package io.tern.turn.policy;
 
+import io.tern.stun.address.IpLiterals;
 import io.tern.stun.address.TransportAddress;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.Arrays;
+import java.util.Objects;
 
 /**
- * An inclusive range of IPv4 or IPv6 addresses, written as coturn does ({@code a.b.c.d} or
- * {@code a.b.c.d-e.f.g.h}) or as a CIDR block ({@code a.b.c.d/n}). Addresses are compared as
- * unsigned 128-bit numbers (two longs); IPv4 uses only the low long.
+ * An inclusive range of IPv4 or IPv6 addresses, written as coturn's {@code allowed-peer-ip} and
+ * {@code denied-peer-ip} are ({@code a.b.c.d} or {@code a.b.c.d-e.f.g.h}) or, as a Tern extension,
+ * as a CIDR block ({@code a.b.c.d/n}). Addresses are compared as unsigned 128-bit numbers (two
+ * longs); IPv4 uses only the low long. Two ranges are equal when they hold the same addresses,
+ * however they were written.
  */
 public final class IpRange {
     private final boolean ipv4;
@@ -16,86 +19,69 @@ public final class IpRange {
     private final long lowLo;
     private final long highHi;
     private final long highLo;
-    private final String text;
 
-    private IpRange(boolean ipv4, long lowHi, long lowLo, long highHi, long highLo, String text) {
+    private IpRange(boolean ipv4, long lowHi, long lowLo, long highHi, long highLo) {
         this.ipv4 = ipv4;
         this.lowHi = lowHi;
         this.lowLo = lowLo;
         this.highHi = highHi;
         this.highLo = highLo;
-        this.text = text;
     }
 
-    /** Parses a range; throws {@link IllegalArgumentException} naming the text when it is not one. */
+    /**
+     * Parses a range. Literals are strict ({@link IpLiterals}): no host names, no {@code 1.2.3}.
+     *
+     * @throws IllegalArgumentException with a short reason naming the offending part
+     */
     public static IpRange parse(String text) {
         String s = text.trim();
-        try {
-            int slash = s.indexOf('/');
-            int dash = s.indexOf('-');
-            if (slash >= 0) {
-                byte[] base = literal(s.substring(0, slash));
-                int bits = Integer.parseInt(s.substring(slash + 1));
-                if (bits < 0 || bits > base.length * 8) {
-                    throw new IllegalArgumentException("prefix length out of range in '" + text + "'");
-                }
-                byte[] low = base.clone();
-                byte[] high = base.clone();
-                for (int i = 0; i < base.length * 8; i++) {
-                    if (i >= bits) {
-                        low[i / 8] &= (byte) ~(0x80 >>> (i % 8));
-                        high[i / 8] |= (byte) (0x80 >>> (i % 8));
-                    }
-                }
-                return of(low, high, text);
-            }
-            if (dash >= 0) {
-                return of(literal(s.substring(0, dash)), literal(s.substring(dash + 1)), text);
-            }
-            byte[] single = literal(s);
-            return of(single, single, text);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not an IP range: '" + text + "'", e);
+        int slash = s.indexOf('/');
+        if (slash >= 0) {
+            return cidr(literal(s.substring(0, slash)), s.substring(slash + 1).trim());
         }
+        int dash = s.indexOf('-');
+        if (dash >= 0) {
+            return of(literal(s.substring(0, dash)), literal(s.substring(dash + 1)));
+        }
+        byte[] single = literal(s);
+        return of(single, single);
     }
 
-    private static IpRange of(byte[] low, byte[] high, String text) {
-        if (low.length != high.length) {
-            throw new IllegalArgumentException("mixed address families in '" + text + "'");
+    private static IpRange cidr(byte[] base, String prefixText) {
+        int maxBits = base.length * 8;
+        if (prefixText.isEmpty() || prefixText.length() > 3 || !prefixText.chars().allMatch(c -> c >= '0' && c <= '9')
+                || Integer.parseInt(prefixText) > maxBits) {
+            throw new IllegalArgumentException("prefix length must be 0-" + maxBits + ": '" + prefixText + "'");
         }
-        boolean v4 = low.length == 4;
+        int bits = Integer.parseInt(prefixText);
+        byte[] low = base.clone();
+        byte[] high = base.clone();
+        for (int i = bits; i < maxBits; i++) {
+            low[i / 8] &= (byte) ~(0x80 >>> (i % 8));
+            high[i / 8] |= (byte) (0x80 >>> (i % 8));
+        }
+        return of(low, high);
+    }
+
+    private static IpRange of(byte[] low, byte[] high) {
+        if (low.length != high.length) {
+            throw new IllegalArgumentException("mixed address families");
+        }
         long[] l = toLongs(low);
         long[] h = toLongs(high);
         if (compare(l[0], l[1], h[0], h[1]) > 0) {
-            throw new IllegalArgumentException("range start after range end in '" + text + "'");
+            throw new IllegalArgumentException("range start is above its end");
         }
-        return new IpRange(v4, l[0], l[1], h[0], h[1], text);
+        return new IpRange(low.length == 4, l[0], l[1], h[0], h[1]);
     }
 
-    private static byte[] literal(String s) {
-        String t = s.trim();
-        boolean looksNumeric = !t.isEmpty() && (t.indexOf(':') >= 0 || t.chars().allMatch(c -> c == '.' || Character.isDigit(c)));
-        if (!looksNumeric) {
-            throw new IllegalArgumentException("not an IP address: '" + s + "'");
-        }
+    private static byte[] literal(String part) {
+        String t = part.trim();
         try {
-            byte[] raw = InetAddress.getByName(t).getAddress();
-            if (raw.length == 16 && isMapped(raw)) {
-                return Arrays.copyOfRange(raw, 12, 16);
-            }
-            return raw;
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("not an IP address: '" + s + "'", e);
+            return IpLiterals.parse(t).getAddress();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("not an IP address: '" + t + "'", e);
         }
-    }
-
-    private static boolean isMapped(byte[] raw) {
-        for (int i = 0; i < 10; i++) {
-            if (raw[i] != 0) {
-                return false;
-            }
-        }
-        return raw[10] == (byte) 0xFF && raw[11] == (byte) 0xFF;
     }
 
     private static long[] toLongs(byte[] raw) {
@@ -145,7 +131,32 @@ public final class IpRange {
     }
 
     @Override
+    public boolean equals(Object o) {
+        return o instanceof IpRange r && ipv4 == r.ipv4 && lowHi == r.lowHi && lowLo == r.lowLo
+                && highHi == r.highHi && highLo == r.highLo;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(ipv4, lowHi, lowLo, highHi, highLo);
+    }
+
+    /** coturn's syntax, which {@link #parse} reads back: {@code ip}, or {@code ip1-ip2} (a CIDR block too). */
+    @Override
     public String toString() {
-        return text;
+        String low = address(lowHi, lowLo);
+        return lowHi == highHi && lowLo == highLo ? low : low + "-" + address(highHi, highLo);
+    }
+
+    private String address(long hi, long lo) {
+        byte[] raw = new byte[ipv4 ? 4 : 16];
+        for (int i = raw.length - 1, shift = 0; i >= 0; i--, shift += 8) {
+            raw[i] = (byte) (shift < 64 ? lo >>> shift : hi >>> (shift - 64));
+        }
+        try {
+            return InetAddress.getByAddress(raw).getHostAddress();
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("4 or 16 bytes are always an address", e);
+        }
     }
 }
