@@ -12,6 +12,9 @@ import java.net.InetSocketAddress;
  * @param minSeconds      minimum duration of the measured phase
  * @param maxSeconds      hard bound on any phase; a run that hits it is reported as is
  * @param warmupRoundTrips round trips of the uncounted warm-up phase (0 for none)
+ * @param warmupSeconds   minimum duration of the warm-up phase: long enough for a JVM server's JIT
+ *                        compiler to finish with the relay path, whose CPU would otherwise be
+ *                        charged to the first measured packets
  * @param lossTimeoutMs   an echo not back within this is counted lost and its slot reissued
  * @param connectedUdp    UDP clients connect(2) their socket to the server and write bare datagrams,
  *                        instead of sendto on an unconnected socket (the default)
@@ -27,6 +30,7 @@ public record LoadConfig(
         double minSeconds,
         double maxSeconds,
         long warmupRoundTrips,
+        double warmupSeconds,
         long lossTimeoutMs,
         String secret,
         String realm,
@@ -38,13 +42,13 @@ public record LoadConfig(
         int repeat,
         boolean connectedUdp) {
 
-    /** Unconnected UDP client sockets. */
+    /** Unconnected UDP client sockets, a warm-up bounded by round trips only. */
     public LoadConfig(InetSocketAddress server, Transport transport, int clients, int loadWorkers, int payloadBytes,
                       int window, long roundTrips, double minSeconds, double maxSeconds, long warmupRoundTrips,
                       long lossTimeoutMs, String secret, String realm, String user, long serverPid, String serverName,
                       String serverVersion, int relayThreads, int repeat) {
         this(server, transport, clients, loadWorkers, payloadBytes, window, roundTrips, minSeconds, maxSeconds,
-                warmupRoundTrips, lossTimeoutMs, secret, realm, user, serverPid, serverName, serverVersion,
+                warmupRoundTrips, 0, lossTimeoutMs, secret, realm, user, serverPid, serverName, serverVersion,
                 relayThreads, repeat, false);
     }
 

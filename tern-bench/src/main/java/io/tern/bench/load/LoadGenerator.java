@@ -94,8 +94,8 @@ public final class LoadGenerator {
             long setupEndNs = System.nanoTime();
             double serverCpuSetup = serverCpu() - serverCpu0;
 
-            if (config.warmupRoundTrips() > 0) {
-                phase(config.warmupRoundTrips(), 0);
+            if (config.warmupRoundTrips() > 0 || config.warmupSeconds() > 0) {
+                phase(config.warmupRoundTrips(), config.warmupSeconds());
             }
 
             double genCpu0 = ProcStats.cpuSeconds(ProcessHandle.current().pid());

@@ -20,6 +20,7 @@ public final class LoadMain implements Callable<Integer> {
     @Option(names = "--min-seconds", defaultValue = "2") double minSeconds;
     @Option(names = "--max-seconds", defaultValue = "60") double maxSeconds;
     @Option(names = "--warmup-round-trips", defaultValue = "20000") long warmup;
+    @Option(names = "--warmup-seconds", defaultValue = "0", description = "minimum warm-up duration") double warmupSeconds;
     @Option(names = "--loss-timeout-ms", defaultValue = "1000") long lossTimeoutMs;
     @Option(names = "--secret", required = true, description = "static-auth-secret") String secret;
     @Option(names = "--realm", defaultValue = "tern.bench") String realm;
@@ -35,7 +36,7 @@ public final class LoadMain implements Callable<Integer> {
     public Integer call() throws Exception {
         LoadConfig c = new LoadConfig(new InetSocketAddress("127.0.0.1", port), Transport.parse(transport),
                 clients, loadWorkers > 0 ? loadWorkers : LoadConfig.defaultWorkers(clients), payload, window,
-                roundTrips, minSeconds, maxSeconds, warmup, lossTimeoutMs, secret, realm, user, serverPid,
+                roundTrips, minSeconds, maxSeconds, warmup, warmupSeconds, lossTimeoutMs, secret, realm, user, serverPid,
                 serverName, serverVersion, relayThreads, repeat, connectedUdp);
         LoadGenerator g = new LoadGenerator(c);
         RunResult r = g.run();

@@ -65,6 +65,8 @@ public final class RunnerMain implements Callable<Integer> {
     @Option(names = "--round-trips") Long roundTrips;
     @Option(names = "--min-seconds") Double minSeconds;
     @Option(names = "--warmup-round-trips") Long warmupRoundTrips;
+    @Option(names = "--warmup-seconds", description = "minimum warm-up per run (default 5 s, quick 3 s): "
+            + "Tern's JIT compiler works for about 5 s after load starts") Double warmupSeconds;
     @Option(names = "--max-seconds", defaultValue = "60", description = "hard bound per phase") double maxSeconds;
     @Option(names = "--loss-timeout-ms", defaultValue = "1000") long lossTimeoutMs;
     @Option(names = "--repo-root", defaultValue = ".") Path repoRoot;
@@ -170,7 +172,8 @@ public final class RunnerMain implements Callable<Integer> {
                         + (window != null ? "window " + window + " per load worker"
                                 : "8 packets in flight for one client, 32 for more, divided among the load workers "
                                         + "(w x lw in the cell key)") + "; each measured phase >= " + roundTrips + " round trips and >= " + minSeconds
-                        + " s after an uncounted warm-up of " + warmupRoundTrips + " round trips; a fresh server process "
+                        + " s after an uncounted warm-up of >= " + warmupRoundTrips + " round trips and >= " + warmupSeconds
+                        + " s (which keeps the JVM's JIT compilation of the relay path out of the measurement); a fresh server process "
                         + "per run, servers alternating within each cell; " + repeats + " repeats. Server CPU and "
                         + "`total_workload_wall_seconds` cover allocation setup plus the measured phase (not the warm-up); "
                         + "RSS is VmRSS from /proc (kernel socket memory excluded), peak sampled every 50 ms. "
@@ -233,6 +236,7 @@ public final class RunnerMain implements Callable<Integer> {
             roundTrips = roundTrips != null ? roundTrips : 50_000L;
             minSeconds = minSeconds != null ? minSeconds : 1.0;
             warmupRoundTrips = warmupRoundTrips != null ? warmupRoundTrips : 10_000L;
+            warmupSeconds = warmupSeconds != null ? warmupSeconds : 3.0;
         } else {
             clients = or(clients, List.of(1, 16, 128));
             payloads = or(payloads, List.of(160, 1200));
@@ -242,6 +246,7 @@ public final class RunnerMain implements Callable<Integer> {
             roundTrips = roundTrips != null ? roundTrips : 200_000L;
             minSeconds = minSeconds != null ? minSeconds : 2.0;
             warmupRoundTrips = warmupRoundTrips != null ? warmupRoundTrips : 20_000L;
+            warmupSeconds = warmupSeconds != null ? warmupSeconds : 5.0;
         }
         transports = transports.stream().map(s -> s.trim().toLowerCase(Locale.ROOT)).toList();
     }
@@ -332,7 +337,7 @@ public final class RunnerMain implements Callable<Integer> {
                 cell.transport(), s.clientPort(), readyTimeoutMs)) {
             LoadConfig c = new LoadConfig(new InetSocketAddress("127.0.0.1", s.clientPort()), cell.transport(),
                     cell.clients(), cell.loadWorkers(), cell.payloadBytes(), cell.window(), roundTrips, minSeconds,
-                    maxSeconds, warmupRoundTrips, lossTimeoutMs, secret, realm, "bench", server.pid(), kind.name(),
+                    maxSeconds, warmupRoundTrips, warmupSeconds, lossTimeoutMs, secret, realm, "bench", server.pid(), kind.name(),
                     version, cell.relayThreads(), rep, connectedUdp);
             String comm = io.tern.bench.load.ProcStats.comm(server.pid());
             if (kind instanceof Tern && !comm.equals("java") && warnedComm.add(comm)) {
