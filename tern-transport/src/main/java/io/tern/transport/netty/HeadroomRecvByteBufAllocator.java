@@ -29,7 +29,8 @@ public final class HeadroomRecvByteBufAllocator extends FixedRecvByteBufAllocato
 
     /**
      * Sets the channel to receive up to {@code datagramsPerRead} datagrams per syscall (recvmmsg,
-     * on epoll; NIO reads one), each with {@code headroomBytes} free in front of it.
+     * on epoll; NIO reads one) and one such syscall per wake-up, each datagram with
+     * {@code headroomBytes} free in front of it.
      */
     public static void configure(DatagramChannel channel, int headroomBytes, int datagramBytes, int datagramsPerRead) {
         int slotBytes = headroomBytes + datagramBytes;
@@ -38,6 +39,9 @@ public final class HeadroomRecvByteBufAllocator extends FixedRecvByteBufAllocato
         if (slots > 1) {
             channel.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slotBytes);
         }
+        // One read per wake-up: Netty's epoll is level-triggered, so datagrams left in the socket are
+        // reported again on the next turn, and the read that would only return EAGAIN is never made.
+        channel.config().setMaxMessagesPerRead(1);
     }
 
     @Override

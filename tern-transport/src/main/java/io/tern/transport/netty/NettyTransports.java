@@ -36,10 +36,6 @@ public final class NettyTransports {
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), factory);
     }
 
-    public static Class<? extends DatagramChannel> datagramChannel() {
-        return epoll() ? EpollDatagramChannel.class : NioDatagramChannel.class;
-    }
-
     public static Class<? extends ServerSocketChannel> serverSocketChannel() {
         return epoll() ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     }

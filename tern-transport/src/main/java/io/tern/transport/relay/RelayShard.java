@@ -39,11 +39,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     private static final int MAX_CACHED_ADDRESSES = 65536;
-    /** Largest datagram relayed in place; longer ones (up to the headroom more) are copied first. */
+    /** Largest datagram relayed in place; longer ones are copied first. */
     private static final int DATAGRAM_BYTES = 2048;
+    /** A datagram this long filled its receive slot and may have been cut short, so it is dropped. */
+    private static final int TRUNCATED_BYTES = TurnEngine.PEER_PACKET_HEADROOM + DATAGRAM_BYTES;
     /** The client-facing socket carries every allocation's traffic, so it reads in larger batches. */
-    private static final int LISTENER_DATAGRAMS_PER_READ = 16;
-    private static final int LISTENER_MESSAGES_PER_READ = 64;
+    private static final int LISTENER_DATAGRAMS_PER_READ = 32;
     private static final int RELAY_DATAGRAMS_PER_READ = 8;
 
     private final EventLoop loop;
@@ -82,7 +83,6 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     void addListener(DatagramChannel channel, int listenerId) {
         HeadroomRecvByteBufAllocator.configure(channel, TurnEngine.PEER_PACKET_HEADROOM, DATAGRAM_BYTES,
                 LISTENER_DATAGRAMS_PER_READ);
-        channel.config().setMaxMessagesPerRead(LISTENER_MESSAGES_PER_READ);
         listeners.put(listenerId, new Endpoint(channel));
         engine.registerListener(listenerId, TransportProtocol.UDP);
         channel.pipeline().addLast(new ClientHandler(listenerId));
@@ -239,6 +239,10 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
                 if (!content.hasMemoryAddress()) {
                     return;
                 }
+                if (content.readableBytes() >= TRUNCATED_BYTES) {
+                    engine.counters().transportDrop(DropReason.OVERSIZED);
+                    return;
+                }
                 inbound = content;
                 remote.set(packet.sender());
                 engine.onClientPacket(listenerId, NO_CONNECTION, remote, wrap(content), content.readerIndex(),
@@ -272,6 +276,10 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
                     return;
                 }
                 int length = content.readableBytes();
+                if (length >= TRUNCATED_BYTES) {
+                    engine.counters().transportDrop(DropReason.OVERSIZED);
+                    return;
+                }
                 ByteBuf base = length <= DATAGRAM_BYTES ? bufferWithHeadroom(content) : null;
                 int offset;
                 if (base != null) {

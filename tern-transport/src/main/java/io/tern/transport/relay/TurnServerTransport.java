@@ -17,6 +17,7 @@ import io.tern.transport.stream.StreamSettings;
 import io.tern.transport.stream.TlsContextSource;
 import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnEngine;
+import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,7 +113,10 @@ public final class TurnServerTransport implements AutoCloseable {
 
     private static InetSocketAddress bindUdp(EventLoop loop, RelayShard shard, int listenerId, InetSocketAddress address)
             throws InterruptedException {
-        Bootstrap bootstrap = new Bootstrap().group(loop).channel(NettyTransports.datagramChannel())
+        // A socket of the address's own family: an IPv4 address on an IPv6 socket would make the
+        // kernel and Netty convert every datagram's address to and from its IPv4-mapped form.
+        boolean ipv6 = address.getAddress() instanceof Inet6Address;
+        Bootstrap bootstrap = new Bootstrap().group(loop).channelFactory(() -> NettyTransports.newDatagramChannel(ipv6))
                 .handler(new ChannelInitializer<DatagramChannel>() {
                     @Override
                     protected void initChannel(DatagramChannel ch) {
