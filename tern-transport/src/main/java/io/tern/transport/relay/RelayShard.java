@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -54,7 +55,8 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     private final Int2ObjectHashMap<Endpoint> listeners = new Int2ObjectHashMap<>();
     private final List<Channel> streamListeners = new ArrayList<>();
     private final Int2ObjectHashMap<Endpoint> relays = new Int2ObjectHashMap<>();
-    private final Map<TransportAddress, InetSocketAddress> inetAddresses = new HashMap<>();
+    private final Long2ObjectHashMap<InetSocketAddress> ipv4Addresses = new Long2ObjectHashMap<>();
+    private final Map<TransportAddress, InetSocketAddress> ipv6Addresses = new HashMap<>();
     private final TransportAddress remote = new TransportAddress();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer copyView = new UnsafeBuffer(0, 0);
@@ -152,13 +154,25 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     }
 
     private InetSocketAddress inetAddress(TransportAddress address) {
-        InetSocketAddress cached = inetAddresses.get(address);
+        if (address.isIpv4()) {
+            long key = address.packedIpv4();
+            InetSocketAddress cached = ipv4Addresses.get(key);
+            if (cached == null) {
+                if (ipv4Addresses.size() >= MAX_CACHED_ADDRESSES) {
+                    ipv4Addresses.clear();
+                }
+                cached = address.toInetSocketAddress();
+                ipv4Addresses.put(key, cached);
+            }
+            return cached;
+        }
+        InetSocketAddress cached = ipv6Addresses.get(address);
         if (cached == null) {
-            if (inetAddresses.size() >= MAX_CACHED_ADDRESSES) {
-                inetAddresses.clear();
+            if (ipv6Addresses.size() >= MAX_CACHED_ADDRESSES) {
+                ipv6Addresses.clear();
             }
             cached = address.toInetSocketAddress();
-            inetAddresses.put(address.copy(), cached);
+            ipv6Addresses.put(address.copy(), cached);
         }
         return cached;
     }
