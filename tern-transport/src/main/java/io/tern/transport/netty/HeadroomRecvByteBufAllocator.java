@@ -21,41 +21,53 @@ import io.netty.util.UncheckedBooleanSupplier;
  */
 public final class HeadroomRecvByteBufAllocator extends FixedRecvByteBufAllocator {
     private final int headroomBytes;
+    private final int slots;
 
-    private HeadroomRecvByteBufAllocator(int headroomBytes, int bufferBytes) {
+    private HeadroomRecvByteBufAllocator(int headroomBytes, int bufferBytes, int slots) {
         super(bufferBytes);
         this.headroomBytes = headroomBytes;
+        this.slots = slots;
     }
 
     /**
      * Sets the channel to receive up to {@code datagramsPerRead} datagrams per syscall (recvmmsg,
-     * on epoll; NIO reads one) and one such syscall per wake-up, each datagram with
-     * {@code headroomBytes} free in front of it.
+     * on epoll; NIO reads one), each with {@code headroomBytes} free in front of it, and at most
+     * {@code datagramsPerWakeup} datagrams each time the socket is reported readable.
+     *
+     * <p>Reading stops at the first syscall that did not fill every slot: the socket is then most
+     * likely empty, and Netty's epoll is level-triggered, so anything that arrived meanwhile is
+     * reported on the next turn. That spares the read that would only return EAGAIN. Keep
+     * {@code headroomBytes + datagramsPerRead * (headroomBytes + datagramBytes)} within the
+     * allocator's pooled sizes (16896 bytes for Netty's adaptive allocator under a small heap), or
+     * every read allocates a buffer of its own.
      */
-    public static void configure(DatagramChannel channel, int headroomBytes, int datagramBytes, int datagramsPerRead) {
+    public static void configure(DatagramChannel channel, int headroomBytes, int datagramBytes, int datagramsPerRead,
+                                 int datagramsPerWakeup) {
         int slotBytes = headroomBytes + datagramBytes;
         int slots = NettyTransports.epoll() ? datagramsPerRead : 1;
-        channel.config().setRecvByteBufAllocator(new HeadroomRecvByteBufAllocator(headroomBytes, headroomBytes + slots * slotBytes));
+        channel.config().setRecvByteBufAllocator(
+                new HeadroomRecvByteBufAllocator(headroomBytes, headroomBytes + slots * slotBytes, slots));
         if (slots > 1) {
             channel.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slotBytes);
         }
-        // One read per wake-up: Netty's epoll is level-triggered, so datagrams left in the socket are
-        // reported again on the next turn, and the read that would only return EAGAIN is never made.
-        channel.config().setMaxMessagesPerRead(1);
+        channel.config().setMaxMessagesPerRead(datagramsPerWakeup);
     }
 
     @Override
     public Handle newHandle() {
-        return new HeadroomHandle((ExtendedHandle) super.newHandle(), headroomBytes);
+        return new HeadroomHandle((ExtendedHandle) super.newHandle(), headroomBytes, slots);
     }
 
     private static final class HeadroomHandle implements RecvByteBufAllocator.ExtendedHandle {
         private final ExtendedHandle delegate;
         private final int headroomBytes;
+        private final int slots;
+        private int lastMessagesRead;
 
-        HeadroomHandle(ExtendedHandle delegate, int headroomBytes) {
+        HeadroomHandle(ExtendedHandle delegate, int headroomBytes, int slots) {
             this.delegate = delegate;
             this.headroomBytes = headroomBytes;
+            this.slots = slots;
         }
 
         @Override
@@ -73,11 +85,13 @@ public final class HeadroomRecvByteBufAllocator extends FixedRecvByteBufAllocato
 
         @Override
         public void reset(ChannelConfig config) {
+            lastMessagesRead = 0;
             delegate.reset(config);
         }
 
         @Override
         public void incMessagesRead(int numMessages) {
+            lastMessagesRead = numMessages;
             delegate.incMessagesRead(numMessages);
         }
 
@@ -103,12 +117,12 @@ public final class HeadroomRecvByteBufAllocator extends FixedRecvByteBufAllocato
 
         @Override
         public boolean continueReading() {
-            return delegate.continueReading();
+            return lastMessagesRead >= slots && delegate.continueReading();
         }
 
         @Override
         public boolean continueReading(UncheckedBooleanSupplier maybeMoreDataSupplier) {
-            return delegate.continueReading(maybeMoreDataSupplier);
+            return lastMessagesRead >= slots && delegate.continueReading(maybeMoreDataSupplier);
         }
 
         @Override

@@ -44,9 +44,11 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     private static final int DATAGRAM_BYTES = 2048;
     /** A datagram this long filled its receive slot and may have been cut short, so it is dropped. */
     private static final int TRUNCATED_BYTES = TurnEngine.PEER_PACKET_HEADROOM + DATAGRAM_BYTES;
-    /** The client-facing socket carries every allocation's traffic, so it reads in larger batches. */
-    private static final int LISTENER_DATAGRAMS_PER_READ = 32;
-    private static final int RELAY_DATAGRAMS_PER_READ = 8;
+    /** 8 slots of 2052 bytes stay within the allocator's pooled buffer sizes. */
+    private static final int DATAGRAMS_PER_READ = 8;
+    /** The client-facing socket carries every allocation's traffic, so it may read more per wake-up. */
+    private static final int LISTENER_DATAGRAMS_PER_WAKEUP = 64;
+    private static final int RELAY_DATAGRAMS_PER_WAKEUP = 32;
 
     private final EventLoop loop;
     private final TurnEngine engine;
@@ -84,7 +86,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
 
     void addListener(DatagramChannel channel, int listenerId) {
         HeadroomRecvByteBufAllocator.configure(channel, TurnEngine.PEER_PACKET_HEADROOM, DATAGRAM_BYTES,
-                LISTENER_DATAGRAMS_PER_READ);
+                DATAGRAMS_PER_READ, LISTENER_DATAGRAMS_PER_WAKEUP);
         listeners.put(listenerId, new Endpoint(channel));
         engine.registerListener(listenerId, TransportProtocol.UDP);
         channel.pipeline().addLast(new ClientHandler(listenerId));
@@ -184,7 +186,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
         DatagramChannel channel = NettyTransports.newDatagramChannel(!address.isIpv4());
         int relayId = nextRelayId++;
         HeadroomRecvByteBufAllocator.configure(channel, TurnEngine.PEER_PACKET_HEADROOM, DATAGRAM_BYTES,
-                RELAY_DATAGRAMS_PER_READ);
+                DATAGRAMS_PER_READ, RELAY_DATAGRAMS_PER_WAKEUP);
         channel.pipeline().addLast(new PeerHandler(relayId));
         ChannelFuture registered = loop.register(channel);
         if (!registered.isDone() || !registered.isSuccess()) {
