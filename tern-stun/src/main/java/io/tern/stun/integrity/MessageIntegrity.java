@@ -100,25 +100,19 @@ public final class MessageIntegrity {
 
     /** USERHASH = SHA-256(username:realm) (RFC 8489 §14.4). */
     public static byte[] userHash(byte[] username, byte[] realm) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            md.update(username);
-            md.update((byte) ':');
-            md.update(realm);
-            return md.digest();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return digestOf("SHA-256", username, realm);
     }
 
-    private static byte[] digestOf(String algorithm, byte[] username, byte[] realm, byte[] password) {
+    /** The digest of the parts joined with ':'. */
+    private static byte[] digestOf(String algorithm, byte[]... parts) {
         try {
             MessageDigest md = MessageDigest.getInstance(algorithm);
-            md.update(username);
-            md.update((byte) ':');
-            md.update(realm);
-            md.update((byte) ':');
-            md.update(password);
+            for (int i = 0; i < parts.length; i++) {
+                if (i > 0) {
+                    md.update((byte) ':');
+                }
+                md.update(parts[i]);
+            }
             return md.digest();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
