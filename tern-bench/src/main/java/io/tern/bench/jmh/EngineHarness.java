@@ -37,6 +37,9 @@ final class EngineHarness {
     static final String REALM = "tern.bench";
     static final String USER = "alice";
     static final String PASSWORD = "alice-secret";
+    /** The TURN REST shared secret, and the expiry its usernames carry (far in the future). */
+    static final String REST_SECRET = "rest-secret-for-benchmarks";
+    static final String REST_USER = "4102444800:" + USER;
     static final int UDP_LISTENER = 0;
     static final int CHANNEL = 0x4000;
     static final TransportAddress RELAY = TransportAddress.parse("192.0.2.1", 0);
@@ -50,10 +53,12 @@ final class EngineHarness {
     final CountingSink sink = new CountingSink();
     final FakeRelaySockets relays = new FakeRelaySockets();
     final TurnEngine engine;
-    final byte[] key = MessageIntegrity.longTermKeyMd5(utf8(USER), utf8(REALM), utf8(PASSWORD));
+    final String username;
+    final byte[] key;
 
     /** The signed requests this harness sent, byte for byte. */
     byte[] signedAllocate;
+    byte[] signedCreatePermission;
     byte[] signedChannelBind;
     int relayId = -1;
 
@@ -64,11 +69,24 @@ final class EngineHarness {
     private byte[] nonce;
     private long tid;
 
+    /** A static user ({@link #USER}) and the default transaction cache. */
     EngineHarness() {
-        TurnEngineConfig config = TurnEngineConfig.builder().relayAddressV4(RELAY)
-                .software(utf8("tern-bench")).build();
+        this(false, TurnEngineConfig.builder());
+    }
+
+    /**
+     * @param restCredentials sign as a TURN REST user ({@link #REST_USER}, password derived from
+     *                        {@link #REST_SECRET}) instead of the static user
+     * @param config          engine settings; the relay address and SOFTWARE are set here
+     */
+    EngineHarness(boolean restCredentials, TurnEngineConfig.Builder config) {
+        username = restCredentials ? REST_USER : USER;
+        String password = restCredentials ? CredentialStore.restPassword(utf8(REST_SECRET), utf8(REST_USER)) : PASSWORD;
+        key = MessageIntegrity.longTermKeyMd5(utf8(username), utf8(REALM), utf8(password));
         TurnShared shared = new TurnShared(
-                CredentialStore.of(REALM, List.of(USER + ":" + PASSWORD), List.of(), ':'),
+                restCredentials
+                        ? CredentialStore.of(REALM, List.of(), List.of(REST_SECRET), ':')
+                        : CredentialStore.of(REALM, List.of(USER + ":" + PASSWORD), List.of(), ':'),
                 new AllocationQuota(0, 0, 100_000),
                 new RelayPortPool(49152, 49407, 42),
                 null,
@@ -77,7 +95,8 @@ final class EngineHarness {
                 TimeUnit.SECONDS.toNanos(600),
                 () -> System.currentTimeMillis() / 1000,
                 new AtomicBoolean());
-        engine = new TurnEngine(config, shared, relays, sink, NOW_NS);
+        engine = new TurnEngine(config.relayAddressV4(RELAY).software(utf8("tern-bench")).build(), shared, relays, sink,
+                NOW_NS);
         engine.registerListener(UDP_LISTENER, TransportProtocol.UDP);
     }
 
@@ -97,8 +116,9 @@ final class EngineHarness {
         expect(deliver(signedAllocate), StunClass.SUCCESS_RESPONSE, "Allocate");
         relayId = relays.lastId;
 
-        expect(deliver(signed(StunMethod.CREATE_PERMISSION, w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER))),
-                StunClass.SUCCESS_RESPONSE, "CreatePermission");
+        signedCreatePermission = signed(StunMethod.CREATE_PERMISSION,
+                w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER));
+        expect(deliver(signedCreatePermission), StunClass.SUCCESS_RESPONSE, "CreatePermission");
         signedChannelBind = signed(StunMethod.CHANNEL_BIND, w -> {
             w.putInt(AttributeType.CHANNEL_NUMBER, CHANNEL << 16);
             w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER);
@@ -125,7 +145,7 @@ final class EngineHarness {
     private byte[] signed(int method, Attributes attributes) {
         start(method);
         attributes.put(writer);
-        writer.putBytes(AttributeType.USERNAME, utf8(USER));
+        writer.putBytes(AttributeType.USERNAME, utf8(username));
         writer.putBytes(AttributeType.REALM, realm);
         writer.putBytes(AttributeType.NONCE, nonce);
         writer.putMessageIntegrity(key);

@@ -11,6 +11,7 @@ import io.tern.stun.message.StunMessageWriter;
 import io.tern.stun.message.StunMethod;
 import io.tern.turn.engine.TurnEngine;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -48,12 +49,15 @@ public class StunCodecBenchmark {
     private final UnsafeBuffer out = new UnsafeBuffer(ByteBuffer.allocateDirect(1500));
     private final StunHeaderFlyweight requestHeader = new StunHeaderFlyweight();
     private final byte[] mac = new byte[MessageIntegrity.SHA1_LENGTH];
+    private final byte[] mac256 = new byte[MessageIntegrity.SHA256_LENGTH];
     private final TransportAddress relayed = TransportAddress.parse("192.0.2.1", 49200);
     private final TransportAddress mapped = EngineHarness.CLIENT.copy();
     private UnsafeBuffer message;
     private int length;
     private int integrityOffset;
     private byte[] key;
+    private UnsafeBuffer messageSha256;
+    private byte[] keySha256;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -72,6 +76,26 @@ public class StunCodecBenchmark {
             throw new IllegalStateException("request does not verify");
         }
         requestHeader.wrap(message, 0);
+        keySha256 = MessageIntegrity.longTermKeySha256(EngineHarness.utf8(EngineHarness.USER),
+                EngineHarness.utf8(EngineHarness.REALM), EngineHarness.utf8(EngineHarness.PASSWORD));
+        messageSha256 = signedWithSha256(message, integrityOffset, keySha256);
+        if (!integrity.verify(messageSha256, 0, integrityOffset, keySha256)) {
+            throw new IllegalStateException("SHA-256 request does not verify");
+        }
+    }
+
+    /** The same request with MESSAGE-INTEGRITY-SHA256 (32 bytes) in place of MESSAGE-INTEGRITY and FINGERPRINT. */
+    private UnsafeBuffer signedWithSha256(UnsafeBuffer request, int attributeOffset, byte[] signingKey) {
+        int signedLength = attributeOffset + 4 + MessageIntegrity.SHA256_LENGTH;
+        UnsafeBuffer signed = new UnsafeBuffer(ByteBuffer.allocateDirect(signedLength));
+        signed.putBytes(0, request, 0, attributeOffset);
+        signed.putShort(StunHeaderFlyweight.LENGTH_FIELD_OFFSET,
+                (short) (signedLength - StunHeaderFlyweight.HEADER_LENGTH), ByteOrder.BIG_ENDIAN);
+        signed.putShort(attributeOffset, (short) AttributeType.MESSAGE_INTEGRITY_SHA256, ByteOrder.BIG_ENDIAN);
+        signed.putShort(attributeOffset + 2, (short) MessageIntegrity.SHA256_LENGTH, ByteOrder.BIG_ENDIAN);
+        integrity.compute(signed, 0, attributeOffset, MessageIntegrity.SHA256_LENGTH, signingKey, mac256);
+        signed.putBytes(attributeOffset + 4, mac256);
+        return signed;
     }
 
     /** Header checks, attribute walk and index, FINGERPRINT position; no integrity. */
@@ -91,6 +115,19 @@ public class StunCodecBenchmark {
     @Benchmark
     public boolean integrityVerify() {
         return integrity.verify(message, 0, integrityOffset, key);
+    }
+
+    /** HMAC-SHA256 (MESSAGE-INTEGRITY-SHA256) over the same bytes, with the SHA-256 long-term key. */
+    @Benchmark
+    public byte[] integrityComputeSha256() {
+        integrity.compute(messageSha256, 0, integrityOffset, MessageIntegrity.SHA256_LENGTH, keySha256, mac256);
+        return mac256;
+    }
+
+    /** verify of MESSAGE-INTEGRITY-SHA256. */
+    @Benchmark
+    public boolean integrityVerifySha256() {
+        return integrity.verify(messageSha256, 0, integrityOffset, keySha256);
     }
 
     /**

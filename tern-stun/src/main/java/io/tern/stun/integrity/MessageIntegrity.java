@@ -5,9 +5,6 @@ import io.tern.stun.message.StunHeaderFlyweight;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.util.Arrays;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.agrona.DirectBuffer;
 
 /**
@@ -19,28 +16,19 @@ public final class MessageIntegrity {
     public static final int SHA1_LENGTH = 20;
     public static final int SHA256_LENGTH = 32;
 
-    private final Mac sha1;
-    private final Mac sha256;
-    private byte[] sha1Key;
-    private byte[] sha256Key;
+    private final Hmac sha1 = new Hmac("SHA-1");
+    private final Hmac sha256 = new Hmac("SHA-256");
     private final byte[] scratch;
     private final byte[] digest = new byte[SHA256_LENGTH];
-    private static final byte[] EMPTY_KEY_EQUIVALENT = {0};
 
     public MessageIntegrity(int maxMessageBytes) {
-        try {
-            this.sha1 = Mac.getInstance("HmacSHA1");
-            this.sha256 = Mac.getInstance("HmacSHA256");
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("JDK lacks HmacSHA1/HmacSHA256", e);
-        }
         this.scratch = new byte[Math.max(maxMessageBytes, StunHeaderFlyweight.HEADER_LENGTH)];
     }
 
     /**
      * Computes the HMAC for an integrity attribute whose header starts at {@code attributeOffset}
-     * (absolute) in the message at {@code messageOffset}, writing {@code macLength} bytes to {@code out}.
-     * A {@code macLength} of 20 means HMAC-SHA1, anything else HMAC-SHA256; to compute a
+     * (absolute) in the message at {@code messageOffset}, writing its first {@code min(out.length, 20 or 32)}
+     * bytes to {@code out}. A {@code macLength} of 20 means HMAC-SHA1, anything else HMAC-SHA256; to compute a
      * MESSAGE-INTEGRITY-SHA256 truncated to 20 bytes, use the overload that takes the attribute type.
      */
     public void compute(DirectBuffer buffer, int messageOffset, int attributeOffset, int macLength, byte[] key, byte[] out) {
@@ -50,44 +38,26 @@ public final class MessageIntegrity {
 
     /**
      * As {@link #compute(DirectBuffer, int, int, int, byte[], byte[])}, with the HMAC chosen by
-     * {@code attributeType}: HMAC-SHA1 for MESSAGE-INTEGRITY, HMAC-SHA256 otherwise.
+     * {@code attributeType}: HMAC-SHA1 for MESSAGE-INTEGRITY, HMAC-SHA256 otherwise. Allocates nothing.
      */
     public void compute(DirectBuffer buffer, int messageOffset, int attributeOffset, int attributeType, int macLength,
                         byte[] key, byte[] out) {
         int prefix = attributeOffset - messageOffset;
         int adjustedBodyLength = prefix + 4 + macLength - StunHeaderFlyweight.HEADER_LENGTH;
-        Mac mac = attributeType == AttributeType.MESSAGE_INTEGRITY ? sha1 : sha256;
-        try {
-            // Re-keying copies the key twice; consecutive messages of one user share it, so skip that.
-            byte[] current = mac == sha1 ? sha1Key : sha256Key;
-            if (!Arrays.equals(current, key)) {
-                // An empty key is legal HMAC input but SecretKeySpec rejects it; {0} pads to the same block.
-                mac.init(new SecretKeySpec(key.length == 0 ? EMPTY_KEY_EQUIVALENT : key, mac.getAlgorithm()));
-                if (mac == sha1) {
-                    sha1Key = key.clone();
-                } else {
-                    sha256Key = key.clone();
-                }
-            }
-            int headerBytes = Math.min(prefix, StunHeaderFlyweight.HEADER_LENGTH);
-            buffer.getBytes(messageOffset, scratch, 0, headerBytes);
-            scratch[StunHeaderFlyweight.LENGTH_FIELD_OFFSET] = (byte) (adjustedBodyLength >>> 8);
-            scratch[StunHeaderFlyweight.LENGTH_FIELD_OFFSET + 1] = (byte) adjustedBodyLength;
-            mac.update(scratch, 0, headerBytes);
-            for (int done = headerBytes; done < prefix; ) {
-                int chunk = Math.min(scratch.length, prefix - done);
-                buffer.getBytes(messageOffset + done, scratch, 0, chunk);
-                mac.update(scratch, 0, chunk);
-                done += chunk;
-            }
-            if (out.length >= mac.getMacLength()) {
-                mac.doFinal(out, 0);
-            } else {
-                System.arraycopy(mac.doFinal(), 0, out, 0, out.length);
-            }
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
+        Hmac mac = attributeType == AttributeType.MESSAGE_INTEGRITY ? sha1 : sha256;
+        mac.start(key);
+        int headerBytes = Math.min(prefix, StunHeaderFlyweight.HEADER_LENGTH);
+        buffer.getBytes(messageOffset, scratch, 0, headerBytes);
+        scratch[StunHeaderFlyweight.LENGTH_FIELD_OFFSET] = (byte) (adjustedBodyLength >>> 8);
+        scratch[StunHeaderFlyweight.LENGTH_FIELD_OFFSET + 1] = (byte) adjustedBodyLength;
+        mac.update(scratch, 0, headerBytes);
+        for (int done = headerBytes; done < prefix; ) {
+            int chunk = Math.min(scratch.length, prefix - done);
+            buffer.getBytes(messageOffset + done, scratch, 0, chunk);
+            mac.update(scratch, 0, chunk);
+            done += chunk;
         }
+        mac.finish(out);
     }
 
     /**
@@ -130,25 +100,19 @@ public final class MessageIntegrity {
 
     /** USERHASH = SHA-256(username:realm) (RFC 8489 §14.4). */
     public static byte[] userHash(byte[] username, byte[] realm) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            md.update(username);
-            md.update((byte) ':');
-            md.update(realm);
-            return md.digest();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return digestOf("SHA-256", username, realm);
     }
 
-    private static byte[] digestOf(String algorithm, byte[] username, byte[] realm, byte[] password) {
+    /** The digest of the parts joined with ':'. */
+    private static byte[] digestOf(String algorithm, byte[]... parts) {
         try {
             MessageDigest md = MessageDigest.getInstance(algorithm);
-            md.update(username);
-            md.update((byte) ':');
-            md.update(realm);
-            md.update((byte) ':');
-            md.update(password);
+            for (int i = 0; i < parts.length; i++) {
+                if (i > 0) {
+                    md.update((byte) ':');
+                }
+                md.update(parts[i]);
+            }
             return md.digest();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

@@ -2,6 +2,10 @@ package io.tern.stun.channel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -58,5 +62,21 @@ class ChannelDataFlyweightTest {
         assertThat(ChannelDataFlyweight.paddedLength(4)).isEqualTo(8);
         assertThat(ChannelDataFlyweight.paddedLength(5)).isEqualTo(12);
         assertThat(ChannelDataFlyweight.paddedLength(0xFFFF)).isEqualTo(0x10004);
+    }
+
+    @Property(tries = 3000)
+    void anyBytesAreClassifiedAndReadInBounds(@ForAll @Size(max = 8) byte[] bytes, @ForAll @IntRange(max = 7) int offset) {
+        UnsafeBuffer buffer = new UnsafeBuffer(new byte[offset + bytes.length]);
+        buffer.putBytes(offset, bytes);
+        boolean channelData = ChannelDataFlyweight.isChannelData(buffer, offset, bytes.length);
+        assertThat(channelData).isEqualTo(bytes.length >= ChannelDataFlyweight.HEADER_LENGTH && (bytes[0] & 0xC0) == 0x40);
+        if (channelData) {
+            flyweight.wrap(buffer, offset);
+            assertThat(flyweight.channelNumber()).isBetween(0x4000, 0x7FFF);
+            assertThat(ChannelDataFlyweight.isValidChannel(flyweight.channelNumber()))
+                    .isEqualTo(flyweight.channelNumber() <= ChannelDataFlyweight.MAX_CHANNEL);
+            assertThat(flyweight.dataLength()).isEqualTo(((bytes[2] & 0xFF) << 8) | (bytes[3] & 0xFF));
+            assertThat(flyweight.dataOffset()).isEqualTo(offset + ChannelDataFlyweight.HEADER_LENGTH);
+        }
     }
 }

@@ -152,6 +152,23 @@ class MessageIntegrityTest {
     }
 
     @Test
+    void oneInstanceServesAlternatingKeysOverAnOffHeapBuffer() {
+        UnsafeBuffer direct = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(256));
+        byte[] other = utf8("another user's key, longer than the 64-byte HMAC block, so it is hashed first");
+        writer.start(direct, 8, StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST), 1, 2L)
+                .putBytes(AttributeType.USERNAME, utf8("user")).putMessageIntegrity(KEY).putMessageIntegritySha256(other);
+        assertThat(decoder.decode(direct, 8, writer.length())).isEqualTo(StunMessageDecoder.OK);
+        int sha1 = decoder.integrityAttributeOffset();
+        int sha256 = decoder.integritySha256AttributeOffset();
+        for (int i = 0; i < 3; i++) {
+            assertThat(integrity.verify(direct, 8, sha1, KEY)).isTrue();
+            assertThat(integrity.verify(direct, 8, sha256, other)).isTrue();
+            assertThat(integrity.verify(direct, 8, sha1, other)).isFalse();
+            assertThat(integrity.verify(direct, 8, sha256, KEY)).isFalse();
+        }
+    }
+
+    @Test
     void messagesLargerThanTheScratchSizeStillVerify() {
         // The decoder accepts any message up to 65555 bytes (STUN over TCP); a verifier sized for
         // UDP datagrams must answer for it, not throw.

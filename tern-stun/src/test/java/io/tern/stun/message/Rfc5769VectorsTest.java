@@ -117,6 +117,18 @@ class Rfc5769VectorsTest {
         return bytesOf((UnsafeBuffer) writer.buffer(), writer.offset(), writer.length());
     }
 
+    /**
+     * The sample responses after their header, as the RFC's sender wrote them: SOFTWARE "test vector"
+     * with a space as its padding byte, XOR-MAPPED-ADDRESS, MESSAGE-INTEGRITY, FINGERPRINT.
+     */
+    private void finishSampleResponse(TransportAddress mapped) {
+        writer.putBytes(AttributeType.SOFTWARE, utf8("test vector"));
+        writer.buffer().putByte(writer.offset() + writer.length() - 1, (byte) 0x20);
+        writer.putXorAddress(AttributeType.XOR_MAPPED_ADDRESS, mapped)
+                .putMessageIntegrity(SHORT_TERM_PASSWORD)
+                .putFingerprint();
+    }
+
     @Nested
     class SampleRequest {
         @Test
@@ -214,12 +226,8 @@ class Rfc5769VectorsTest {
         @Test
         void reEncodesByteForByte() {
             UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-            writer.start(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), TID_HIGH_SHORT, TID_LOW_SHORT)
-                    .putBytes(AttributeType.SOFTWARE, utf8("test vector"));
-            out.putByte(writer.length() - 1, (byte) 0x20);
-            writer.putXorAddress(AttributeType.XOR_MAPPED_ADDRESS, TransportAddress.parse("192.0.2.1", 32853))
-                    .putMessageIntegrity(SHORT_TERM_PASSWORD)
-                    .putFingerprint();
+            writer.start(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), TID_HIGH_SHORT, TID_LOW_SHORT);
+            finishSampleResponse(TransportAddress.parse("192.0.2.1", 32853));
             assertThat(toHex(written())).isEqualTo(toHex(SAMPLE_IPV4_RESPONSE));
         }
 
@@ -228,12 +236,8 @@ class Rfc5769VectorsTest {
             UnsafeBuffer request = bufferOf(SAMPLE_REQUEST);
             decode(request, SAMPLE_REQUEST.length);
             UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-            writer.startResponse(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), decoder.header())
-                    .putBytes(AttributeType.SOFTWARE, utf8("test vector"));
-            out.putByte(writer.length() - 1, (byte) 0x20);
-            writer.putXorAddress(AttributeType.XOR_MAPPED_ADDRESS, TransportAddress.parse("192.0.2.1", 32853))
-                    .putMessageIntegrity(SHORT_TERM_PASSWORD)
-                    .putFingerprint();
+            writer.startResponse(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), decoder.header());
+            finishSampleResponse(TransportAddress.parse("192.0.2.1", 32853));
             assertThat(toHex(written())).isEqualTo(toHex(SAMPLE_IPV4_RESPONSE));
         }
     }
@@ -260,13 +264,8 @@ class Rfc5769VectorsTest {
         @Test
         void reEncodesByteForByte() {
             UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-            writer.start(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), TID_HIGH_SHORT, TID_LOW_SHORT)
-                    .putBytes(AttributeType.SOFTWARE, utf8("test vector"));
-            out.putByte(writer.length() - 1, (byte) 0x20);
-            writer.putXorAddress(AttributeType.XOR_MAPPED_ADDRESS,
-                            TransportAddress.parse("2001:db8:1234:5678:11:2233:4455:6677", 32853))
-                    .putMessageIntegrity(SHORT_TERM_PASSWORD)
-                    .putFingerprint();
+            writer.start(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), TID_HIGH_SHORT, TID_LOW_SHORT);
+            finishSampleResponse(TransportAddress.parse("2001:db8:1234:5678:11:2233:4455:6677", 32853));
             assertThat(toHex(written())).isEqualTo(toHex(SAMPLE_IPV6_RESPONSE));
         }
 
@@ -275,13 +274,8 @@ class Rfc5769VectorsTest {
             // The IPv6 XOR key is read from the header at the message offset, not at 0.
             UnsafeBuffer out = new UnsafeBuffer(new byte[300]);
             int at = 37;
-            writer.start(out, at, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), TID_HIGH_SHORT, TID_LOW_SHORT)
-                    .putBytes(AttributeType.SOFTWARE, utf8("test vector"));
-            out.putByte(at + writer.length() - 1, (byte) 0x20);
-            writer.putXorAddress(AttributeType.XOR_MAPPED_ADDRESS,
-                            TransportAddress.parse("2001:db8:1234:5678:11:2233:4455:6677", 32853))
-                    .putMessageIntegrity(SHORT_TERM_PASSWORD)
-                    .putFingerprint();
+            writer.start(out, at, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), TID_HIGH_SHORT, TID_LOW_SHORT);
+            finishSampleResponse(TransportAddress.parse("2001:db8:1234:5678:11:2233:4455:6677", 32853));
             assertThat(toHex(written())).isEqualTo(toHex(SAMPLE_IPV6_RESPONSE));
             assertThat(decoder.decode(out, at, writer.length())).isEqualTo(StunMessageDecoder.OK);
             assertThat(integrity.verify(out, at, decoder.integrityAttributeOffset(), SHORT_TERM_PASSWORD)).isTrue();

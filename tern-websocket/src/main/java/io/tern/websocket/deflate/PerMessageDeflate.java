@@ -3,6 +3,7 @@ package io.tern.websocket.deflate;
 import io.tern.websocket.handshake.ExtensionOffer;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -46,45 +47,14 @@ public final class PerMessageDeflate {
     }
 
     private static Accepted acceptOne(ExtensionOffer offer, PerMessageDeflateConfig config) {
-        boolean serverNoContext = config.forceServerNoContextTakeover();
-        boolean clientNoContext = config.forceClientNoContextTakeover();
-        int serverWindowBits = -1;
-        Set<String> seen = new HashSet<>();
-        for (ExtensionOffer.Parameter p : offer.parameters()) {
-            String name = p.name().toLowerCase(java.util.Locale.ROOT);
-            if (!seen.add(name)) {
-                return null;
-            }
-            switch (name) {
-                case SERVER_NO_CONTEXT_TAKEOVER -> {
-                    if (p.value() != null) {
-                        return null;
-                    }
-                    serverNoContext = true;
-                }
-                case CLIENT_NO_CONTEXT_TAKEOVER -> {
-                    if (p.value() != null) {
-                        return null;
-                    }
-                    clientNoContext = true;
-                }
-                case SERVER_MAX_WINDOW_BITS -> {
-                    serverWindowBits = parseWindowBits(p.value());
-                    if (serverWindowBits < 0) {
-                        return null;
-                    }
-                }
-                case CLIENT_MAX_WINDOW_BITS -> {
-                    // Any client window is fine: we inflate with the full 15-bit window, so we never answer it.
-                    if (p.value() != null && parseWindowBits(p.value()) < 0) {
-                        return null;
-                    }
-                }
-                default -> {
-                    return null;
-                }
-            }
+        ElementParameters offered = ElementParameters.parse(offer);
+        if (offered == null) {
+            return null;
         }
+        // Any client window is fine: we inflate with the full 15-bit window, so we never answer client_max_window_bits.
+        boolean serverNoContext = config.forceServerNoContextTakeover() || offered.serverNoContextTakeover();
+        boolean clientNoContext = config.forceClientNoContextTakeover() || offered.clientNoContextTakeover();
+        int serverWindowBits = offered.serverMaxWindowBits();
         StringBuilder response = new StringBuilder(EXTENSION);
         if (serverNoContext) {
             response.append("; ").append(SERVER_NO_CONTEXT_TAKEOVER);
@@ -92,12 +62,11 @@ public final class PerMessageDeflate {
         if (clientNoContext) {
             response.append("; ").append(CLIENT_NO_CONTEXT_TAKEOVER);
         }
-        if (serverWindowBits > 0) {
+        if (serverWindowBits != ElementParameters.ABSENT) {
             response.append("; ").append(SERVER_MAX_WINDOW_BITS).append('=').append(serverWindowBits);
         }
         DeflateParameters parameters = new DeflateParameters(serverNoContext, clientNoContext,
-                serverWindowBits > 0 ? serverWindowBits : DeflateParameters.MAX_WINDOW_BITS,
-                DeflateParameters.MAX_WINDOW_BITS);
+                orMaxWindowBits(serverWindowBits), DeflateParameters.MAX_WINDOW_BITS);
         return new Accepted(parameters, response.toString());
     }
 
@@ -125,49 +94,85 @@ public final class PerMessageDeflate {
         if (!response.name().equalsIgnoreCase(EXTENSION)) {
             return null;
         }
-        boolean serverNoContext = false;
+        ElementParameters answer = ElementParameters.parse(response);
+        // §7.1.2.2: in a response, client_max_window_bits must carry a value.
+        if (answer == null || answer.clientMaxWindowBits() == ElementParameters.WITHOUT_VALUE) {
+            return null;
+        }
+        int requested = config.requestServerMaxWindowBits();
+        if (requested > 0 && answer.serverMaxWindowBits() > requested) {
+            return null;
+        }
         // §7.1.1.2: having offered client_no_context_takeover, we keep that promise even if it is not echoed.
-        boolean clientNoContext = config.offerClientNoContextTakeover();
-        int serverWindowBits = DeflateParameters.MAX_WINDOW_BITS;
-        int clientWindowBits = DeflateParameters.MAX_WINDOW_BITS;
-        Set<String> seen = new HashSet<>();
-        for (ExtensionOffer.Parameter p : response.parameters()) {
-            String name = p.name().toLowerCase(java.util.Locale.ROOT);
-            if (!seen.add(name)) {
-                return null;
-            }
-            switch (name) {
-                case SERVER_NO_CONTEXT_TAKEOVER -> {
-                    if (p.value() != null) {
-                        return null;
-                    }
-                    serverNoContext = true;
-                }
-                case CLIENT_NO_CONTEXT_TAKEOVER -> {
-                    if (p.value() != null) {
-                        return null;
-                    }
-                    clientNoContext = true;
-                }
-                case SERVER_MAX_WINDOW_BITS -> {
-                    serverWindowBits = parseWindowBits(p.value());
-                    int requested = config.requestServerMaxWindowBits();
-                    if (serverWindowBits < 0 || (requested > 0 && serverWindowBits > requested)) {
-                        return null;
-                    }
-                }
-                case CLIENT_MAX_WINDOW_BITS -> {
-                    clientWindowBits = parseWindowBits(p.value());
-                    if (clientWindowBits < 0) {
-                        return null;
-                    }
-                }
-                default -> {
+        boolean clientNoContext = config.offerClientNoContextTakeover() || answer.clientNoContextTakeover();
+        return new DeflateParameters(answer.serverNoContextTakeover(), clientNoContext,
+                orMaxWindowBits(answer.serverMaxWindowBits()), orMaxWindowBits(answer.clientMaxWindowBits()));
+    }
+
+    private static int orMaxWindowBits(int windowBits) {
+        return windowBits > 0 ? windowBits : DeflateParameters.MAX_WINDOW_BITS;
+    }
+
+    /**
+     * The parameters of one permessage-deflate element, checked by the rules offers and responses
+     * share (§7): every parameter known and unrepeated, the no_context_takeover ones without a
+     * value, window bits in 8..15.
+     */
+    private record ElementParameters(boolean serverNoContextTakeover, boolean clientNoContextTakeover,
+                                     int serverMaxWindowBits, int clientMaxWindowBits) {
+        /** A max_window_bits parameter that is not there. */
+        static final int ABSENT = 0;
+        /** client_max_window_bits named without a value (allowed in an offer, §7.1.2.2). */
+        static final int WITHOUT_VALUE = -1;
+
+        /** The element's parameters, or null when one breaks the shared rules. */
+        static ElementParameters parse(ExtensionOffer element) {
+            boolean serverNoContext = false;
+            boolean clientNoContext = false;
+            int serverWindowBits = ABSENT;
+            int clientWindowBits = ABSENT;
+            Set<String> seen = new HashSet<>();
+            for (ExtensionOffer.Parameter p : element.parameters()) {
+                String name = p.name().toLowerCase(Locale.ROOT);
+                if (!seen.add(name)) {
                     return null;
                 }
+                switch (name) {
+                    case SERVER_NO_CONTEXT_TAKEOVER -> {
+                        if (p.value() != null) {
+                            return null;
+                        }
+                        serverNoContext = true;
+                    }
+                    case CLIENT_NO_CONTEXT_TAKEOVER -> {
+                        if (p.value() != null) {
+                            return null;
+                        }
+                        clientNoContext = true;
+                    }
+                    case SERVER_MAX_WINDOW_BITS -> {
+                        serverWindowBits = parseWindowBits(p.value());
+                        if (serverWindowBits < 0) {
+                            return null;
+                        }
+                    }
+                    case CLIENT_MAX_WINDOW_BITS -> {
+                        if (p.value() == null) {
+                            clientWindowBits = WITHOUT_VALUE;
+                        } else {
+                            clientWindowBits = parseWindowBits(p.value());
+                            if (clientWindowBits < 0) {
+                                return null;
+                            }
+                        }
+                    }
+                    default -> {
+                        return null;
+                    }
+                }
             }
+            return new ElementParameters(serverNoContext, clientNoContext, serverWindowBits, clientWindowBits);
         }
-        return new DeflateParameters(serverNoContext, clientNoContext, serverWindowBits, clientWindowBits);
     }
 
     /** §7.1.2: 1*DIGIT in 8..15 without leading zeros; -1 otherwise. */

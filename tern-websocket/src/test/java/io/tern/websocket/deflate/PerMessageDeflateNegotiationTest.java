@@ -81,8 +81,16 @@ class PerMessageDeflateNegotiationTest {
         PerMessageDeflateConfig offer = HONOUR.withClientOffer(false, 10, false);
         assertThat(PerMessageDeflate.acceptResponse(
                 ExtensionOffer.parseAll("permessage-deflate; server_max_window_bits=12").get(0), offer)).isNull();
-        assertThat(PerMessageDeflate.acceptResponse(
-                ExtensionOffer.parseAll("permessage-deflate; mystery").get(0), offer)).isNull();
+        for (String bad : new String[] {
+            "permessage-deflate; mystery",
+            "permessage-deflate; client_max_window_bits",
+            "permessage-deflate; client_max_window_bits=16",
+            "permessage-deflate; server_max_window_bits",
+            "permessage-deflate; client_no_context_takeover=1",
+            "permessage-deflate; server_no_context_takeover; Server_No_Context_Takeover",
+        }) {
+            assertThat(PerMessageDeflate.acceptResponse(ExtensionOffer.parseAll(bad).get(0), offer)).as(bad).isNull();
+        }
         DeflateParameters ok = PerMessageDeflate.acceptResponse(
                 ExtensionOffer.parseAll("permessage-deflate; server_max_window_bits=10; client_max_window_bits=9").get(0), offer);
         assertThat(ok).isEqualTo(new DeflateParameters(false, false, 10, 9));

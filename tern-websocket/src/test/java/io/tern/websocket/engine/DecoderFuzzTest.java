@@ -7,6 +7,7 @@ import io.tern.websocket.deflate.PerMessageDeflateConfig;
 import io.tern.websocket.frame.Opcode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.SplittableRandom;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -17,8 +18,8 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
 /**
- * Fuzzes the frame decoder and the handshake parser: no exception may escape, and the engine ends
- * either waiting for more bytes or closed with a code it is allowed to report.
+ * Fuzzes the frame decoder and the handshake parser, on both sides: no exception may escape, and
+ * the engine ends either waiting for more bytes or closed with a code it is allowed to report.
  */
 class DecoderFuzzTest {
     private static final int MAX_MESSAGE_BYTES = 4096;
@@ -112,5 +113,61 @@ class DecoderFuzzTest {
         engine.onBytes(bytes, 0, bytes.length, 0);
         assertThat(engine.state()).isIn(WebSocketEngine.State.CONNECTING, WebSocketEngine.State.CLOSED);
         assertBoundedOutcome(engine, sink);
+    }
+
+    private static WebSocketConfig clientConfig() {
+        return WebSocketConfig.defaults().withLimits(MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES)
+                .withDeflate(PerMessageDeflateConfig.honourOffers(POOL).withClientOffer(true, 10, false));
+    }
+
+    /** A client engine that has sent its request, and the answer a real server engine gives to it. */
+    private static byte[] startClient(WebSocketEngine client, RecordingSink clientSink) {
+        client.start(0);
+        byte[] request = clientSink.takeWire();
+        RecordingSink serverSink = new RecordingSink();
+        WebSocketEngine server = WebSocketEngine.server(WebSocketConfig.defaults()
+                .withDeflate(PerMessageDeflateConfig.honourOffers(POOL)), serverSink);
+        server.start(0);
+        server.onBytes(request, 0, request.length, 0);
+        return serverSink.takeWire();
+    }
+
+    @Property(tries = 1000)
+    void mutatedHandshakeResponses(@ForAll long seed, @ForAll @IntRange(max = 300) int position, @ForAll byte replacement,
+                                   @ForAll @IntRange(min = 1, max = 400) int readBytes) {
+        RecordingSink sink = new RecordingSink();
+        WebSocketEngine client = WebSocketEngine.client(clientConfig(), sink, new SplittableRandom(seed), "localhost", "/");
+        byte[] response = startClient(client, sink);
+        response[Math.min(position, response.length - 1)] = replacement;
+        for (int i = 0; i < response.length; i += readBytes) {
+            client.onBytes(response, i, Math.min(readBytes, response.length - i), 0);
+        }
+        assertBoundedOutcome(client, sink);
+    }
+
+    @Property(tries = 1000)
+    void arbitraryHandshakeResponseBytes(@ForAll @Size(max = 600) byte[] bytes) {
+        RecordingSink sink = new RecordingSink();
+        WebSocketEngine client = WebSocketEngine.client(clientConfig(), sink, new SplittableRandom(1), "localhost", "/");
+        client.start(0);
+        sink.takeWire();
+        client.onBytes(bytes, 0, bytes.length, 0);
+        assertThat(client.state()).isIn(WebSocketEngine.State.CONNECTING, WebSocketEngine.State.CLOSED);
+        assertBoundedOutcome(client, sink);
+    }
+
+    @Property(tries = 1000)
+    void serverFramesSplitAnywhereAtAClient(@ForAll @Size(max = 12) List<@net.jqwik.api.From("plausibleFrames") byte[]> frames,
+                                            @ForAll @IntRange(min = 1, max = 50) int readBytes) {
+        RecordingSink sink = new RecordingSink();
+        WebSocketEngine client = WebSocketEngine.client(clientConfig(), sink, new SplittableRandom(2), "localhost", "/");
+        byte[] response = startClient(client, sink);
+        client.onBytes(response, 0, response.length, 0);
+        assertThat(client.state()).isEqualTo(WebSocketEngine.State.OPEN);
+        byte[] stream = Frames.concat(frames.toArray(byte[][]::new));
+        for (int i = 0; i < stream.length; i += readBytes) {
+            client.onBytes(stream, i, Math.min(readBytes, stream.length - i), 0);
+        }
+        assertBoundedOutcome(client, sink);
     }
 }
