@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -19,11 +20,19 @@ import javax.crypto.spec.SecretKeySpec;
  * base64(HMAC-SHA1(secret, username)). Several secrets may be active at once so they can rotate.
  */
 public final class CredentialStore {
+    static final int MAX_CACHED_REST_USERS = 4096;
+
     private final byte[] realm;
     private final Map<String, Credential> staticUsers;
     private final Map<String, String> userByHash;
     private final List<byte[]> secrets;
     private final char separator;
+    /**
+     * Keys derived for REST usernames: deriving them costs an HMAC, two digests and a JCE provider
+     * lookup, and every request of an allocation's life (Refresh, CreatePermission, ChannelBind) would
+     * repeat it. The expiry in the username is still checked on every lookup.
+     */
+    private final ConcurrentHashMap<String, List<Credential>> restCredentials = new ConcurrentHashMap<>();
 
     private CredentialStore(byte[] realm, Map<String, Credential> staticUsers, Map<String, String> userByHash,
                             List<byte[]> secrets, char separator) {
@@ -110,6 +119,10 @@ public final class CredentialStore {
         if (expiry < epochSeconds) {
             return List.of();
         }
+        List<Credential> cached = restCredentials.get(username);
+        if (cached != null) {
+            return cached;
+        }
         String restUser = sep < 0 ? username : username.substring(sep + 1);
         byte[] nameBytes = username.getBytes(StandardCharsets.UTF_8);
         List<Credential> candidates = new ArrayList<>(secrets.size());
@@ -118,7 +131,18 @@ public final class CredentialStore {
             candidates.add(new Credential(username, restUser, MessageIntegrity.longTermKeyMd5(nameBytes, realm, password),
                     MessageIntegrity.longTermKeySha256(nameBytes, realm, password)));
         }
+        candidates = List.copyOf(candidates);
+        if (restCredentials.size() >= MAX_CACHED_REST_USERS) {
+            // Any username that parses is derived before its MESSAGE-INTEGRITY is checked, so the
+            // cache is emptied rather than allowed to grow with what strangers send.
+            restCredentials.clear();
+        }
+        restCredentials.put(username, candidates);
         return candidates;
+    }
+
+    int cachedRestUsers() {
+        return restCredentials.size();
     }
 
     /** base64(HMAC-SHA1(secret, username)): the password a REST API service hands to its clients. */
