@@ -9,10 +9,10 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.tern.stun.address.TransportAddress;
-import io.tern.transport.netty.DatagramWriteBatch;
-import io.tern.transport.netty.DatagramWriteBatch.Endpoint;
 import io.tern.transport.netty.HeadroomRecvByteBufAllocator;
 import io.tern.transport.netty.NettyTransports;
+import io.tern.transport.netty.TurnFlush;
+import io.tern.transport.netty.TurnFlush.Slot;
 import io.tern.transport.stream.ConnectionLimiter;
 import io.tern.transport.stream.StreamConnections;
 import io.tern.transport.stream.StreamCounters;
@@ -53,10 +53,10 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     private final EventLoop loop;
     private final TurnEngine engine;
     private final StreamConnections streams;
-    private final DatagramWriteBatch writes;
-    private final Int2ObjectHashMap<Endpoint> listeners = new Int2ObjectHashMap<>();
+    private final TurnFlush flush;
+    private final Int2ObjectHashMap<Slot> listeners = new Int2ObjectHashMap<>();
     private final List<Channel> streamListeners = new ArrayList<>();
-    private final Int2ObjectHashMap<Endpoint> relays = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<Slot> relays = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<InetSocketAddress> ipv4Addresses = new Long2ObjectHashMap<>();
     private final Map<TransportAddress, InetSocketAddress> ipv6Addresses = new HashMap<>();
     private final TransportAddress remote = new TransportAddress();
@@ -67,9 +67,9 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
 
     RelayShard(EventLoop loop, TransportSettings settings, ConnectionLimiter limiter, StreamCounters streamCounters) {
         this.loop = loop;
-        this.writes = new DatagramWriteBatch(loop);
+        this.flush = new TurnFlush(loop);
         this.engine = new TurnEngine(settings.engineConfig(), settings.shared(), this, this, System.nanoTime());
-        this.streams = new StreamConnections(loop, this, engine.counters(), settings.streams(), limiter, streamCounters);
+        this.streams = new StreamConnections(flush, this, engine.counters(), settings.streams(), limiter, streamCounters);
     }
 
     StreamConnections streams() {
@@ -87,7 +87,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     void addListener(DatagramChannel channel, int listenerId) {
         HeadroomRecvByteBufAllocator.configure(channel, TurnEngine.PEER_PACKET_HEADROOM, DATAGRAM_BYTES,
                 DATAGRAMS_PER_READ, LISTENER_DATAGRAMS_PER_WAKEUP);
-        listeners.put(listenerId, new Endpoint(channel));
+        listeners.put(listenerId, new Slot(channel));
         engine.registerListener(listenerId, TransportProtocol.UDP);
         channel.pipeline().addLast(new ClientHandler(listenerId));
     }
@@ -110,7 +110,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
         }
         streams.closeAll();
         engine.close();
-        for (Endpoint listener : listeners.values()) {
+        for (Slot listener : listeners.values()) {
             listener.channel().close();
         }
     }
@@ -123,7 +123,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
             streams.send(connectionId, buffer, offset, length);
             return;
         }
-        Endpoint listener = listeners.get(listenerId);
+        Slot listener = listeners.get(listenerId);
         if (listener != null) {
             send(listener, inetAddress(client), buffer, offset, length);
         }
@@ -131,14 +131,14 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
 
     @Override
     public void sendToPeer(int relayId, TransportAddress peer, DirectBuffer buffer, int offset, int length) {
-        Endpoint relay = relays.get(relayId);
+        Slot relay = relays.get(relayId);
         if (relay != null) {
             send(relay, inetAddress(peer), buffer, offset, length);
         }
     }
 
-    private void send(Endpoint endpoint, InetSocketAddress recipient, DirectBuffer buffer, int offset, int length) {
-        if (!writes.writable(endpoint)) {
+    private void send(Slot socket, InetSocketAddress recipient, DirectBuffer buffer, int offset, int length) {
+        if (!flush.writable(socket)) {
             engine.counters().transportDrop(DropReason.CLIENT_BACKPRESSURE);
             return;
         }
@@ -147,12 +147,12 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
             // Relayed data: send a slice of the datagram we received, without copying it.
             payload = inbound.retainedSlice(offset, length);
         } else {
-            payload = endpoint.channel().alloc().directBuffer(length);
+            payload = socket.channel().alloc().directBuffer(length);
             copyView.wrap(payload.memoryAddress(), length);
             copyView.putBytes(0, buffer, offset, length);
             payload.writerIndex(length);
         }
-        writes.write(endpoint, payload, recipient);
+        flush.write(socket, new DatagramPacket(payload, recipient));
     }
 
     private InetSocketAddress inetAddress(TransportAddress address) {
@@ -198,13 +198,13 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
             channel.close();
             return -1;
         }
-        relays.put(relayId, new Endpoint(channel));
+        relays.put(relayId, new Slot(channel));
         return relayId;
     }
 
     @Override
     public void close(int relayId) {
-        Endpoint relay = relays.remove(relayId);
+        Slot relay = relays.remove(relayId);
         if (relay != null) {
             relay.channel().close();
         }

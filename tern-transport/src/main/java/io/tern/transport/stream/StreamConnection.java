@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.tern.stun.address.TransportAddress;
+import io.tern.transport.netty.TurnFlush;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -29,13 +30,14 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
     private long partialSinceNs;
     private long lastReadNs;
     private boolean closing;
-    boolean flushPending;
+    private final TurnFlush.Slot flushSlot;
 
     StreamConnection(StreamConnections owner, StreamHost host, Channel channel, int listenerId, long connectionId,
                      TransportAddress client, long nowNs) {
         this.owner = owner;
         this.host = host;
         this.channel = channel;
+        this.flushSlot = new TurnFlush.Slot(channel);
         this.listenerId = listenerId;
         this.connectionId = connectionId;
         this.client = client;
@@ -44,6 +46,10 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
 
     Channel channel() {
         return channel;
+    }
+
+    TurnFlush.Slot flushSlot() {
+        return flushSlot;
     }
 
     long connectionId() {

@@ -5,11 +5,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.channel.ChannelDataFlyweight;
+import io.tern.transport.netty.TurnFlush;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TurnCounters;
 import java.net.InetSocketAddress;
@@ -31,25 +31,22 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class StreamConnections {
     private static final long MAX_SWEEP_PERIOD_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final EventLoop loop;
+    private final TurnFlush flush;
     private final StreamHost host;
     private final TurnCounters engineCounters;
     private final StreamSettings settings;
     private final ConnectionLimiter limiter;
     private final StreamCounters counters;
     private final Long2ObjectHashMap<StreamConnection> connections = new Long2ObjectHashMap<>();
-    private final List<StreamConnection> dirty = new ArrayList<>();
     private final List<StreamConnection> expired = new ArrayList<>();
     private final UnsafeBuffer copyView = new UnsafeBuffer(0, 0);
-    private final Runnable flushTask = this::flushDirty;
     private final long sweepPeriodNs;
-    private boolean flushScheduled;
     private long nextSweepNs;
     private long nextConnectionId = 1;
 
-    public StreamConnections(EventLoop loop, StreamHost host, TurnCounters engineCounters, StreamSettings settings,
+    public StreamConnections(TurnFlush flush, StreamHost host, TurnCounters engineCounters, StreamSettings settings,
                              ConnectionLimiter limiter, StreamCounters counters) {
-        this.loop = loop;
+        this.flush = flush;
         this.host = host;
         this.engineCounters = engineCounters;
         this.settings = settings;
@@ -130,7 +127,7 @@ public final class StreamConnections {
             return;
         }
         Channel channel = connection.channel();
-        if (!channel.isWritable()) {
+        if (!flush.writable(connection.flushSlot())) {
             if (channel.isActive()) {
                 engineCounters.transportDrop(DropReason.CLIENT_BACKPRESSURE);
             }
@@ -143,25 +140,7 @@ public final class StreamConnections {
         copyView.putBytes(0, buffer, offset, length);
         copyView.setMemory(length, wireBytes - length, (byte) 0);
         out.writerIndex(wireBytes);
-        channel.write(out, channel.voidPromise());
-        if (!connection.flushPending) {
-            connection.flushPending = true;
-            dirty.add(connection);
-            if (!flushScheduled) {
-                flushScheduled = true;
-                loop.execute(flushTask);
-            }
-        }
-    }
-
-    private void flushDirty() {
-        flushScheduled = false;
-        for (int i = 0; i < dirty.size(); i++) {
-            StreamConnection connection = dirty.get(i);
-            connection.flushPending = false;
-            connection.channel().flush();
-        }
-        dirty.clear();
+        flush.write(connection.flushSlot(), out);
     }
 
     /** Closes connections that were idle or sent a message too slowly; call from the loop's timer. */

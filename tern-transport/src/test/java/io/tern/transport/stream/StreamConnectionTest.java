@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.tern.transport.netty.TurnFlush;
 import io.tern.turn.engine.TurnCounters;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
@@ -21,7 +22,7 @@ class StreamConnectionTest {
     private final StreamBytes.RecordingHost host = new StreamBytes.RecordingHost();
     private final StreamCounters counters = new StreamCounters();
     private final EmbeddedChannel channel = new EmbeddedChannel();
-    private final StreamConnections connections = new StreamConnections(channel.eventLoop(), host, new TurnCounters(),
+    private final StreamConnections connections = new StreamConnections(new TurnFlush(channel.eventLoop()), host, new TurnCounters(),
             SETTINGS, new ConnectionLimiter(10, 10), counters);
     private final StreamConnection connection = connections.register(channel, 3, new InetSocketAddress("127.0.0.1", 5000));
 

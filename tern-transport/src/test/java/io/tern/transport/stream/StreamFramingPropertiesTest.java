@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.tern.transport.netty.TurnFlush;
 import io.tern.turn.engine.TurnCounters;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ class StreamFramingPropertiesTest {
     private static List<byte[]> feed(byte[] stream, List<Integer> cuts) {
         StreamBytes.RecordingHost host = new StreamBytes.RecordingHost();
         EmbeddedChannel channel = new EmbeddedChannel();
-        StreamConnections connections = new StreamConnections(channel.eventLoop(), host, new TurnCounters(),
+        StreamConnections connections = new StreamConnections(new TurnFlush(channel.eventLoop()), host, new TurnCounters(),
                 StreamSettings.defaults(), new ConnectionLimiter(1, 1), new StreamCounters());
         StreamConnection connection = connections.register(channel, 0, new InetSocketAddress("127.0.0.1", 1));
         channel.pipeline().addLast(connection);
