@@ -89,10 +89,12 @@ public final class LoadGenerator {
         long idleRss = pid > 0 ? ProcStats.rssBytes(pid) : -1;
         try (ServerSampler sampler = new ServerSampler(pid).start()) {
             double serverCpu0 = serverCpu();
+            double serverSystem0 = serverSystemCpu();
             long setupStartNs = System.nanoTime();
             setupClients();
             long setupEndNs = System.nanoTime();
             double serverCpuSetup = serverCpu() - serverCpu0;
+            double serverSystemSetup = serverSystemCpu() - serverSystem0;
 
             if (config.warmupRoundTrips() > 0 || config.warmupSeconds() > 0) {
                 phase(config.warmupRoundTrips(), config.warmupSeconds());
@@ -100,10 +102,12 @@ public final class LoadGenerator {
 
             double genCpu0 = ProcStats.cpuSeconds(ProcessHandle.current().pid());
             double serverCpu1 = serverCpu();
+            double serverSystem1 = serverSystemCpu();
             long t0 = System.nanoTime();
             phase(config.roundTrips(), config.minSeconds());
             long t1 = System.nanoTime();
             double serverCpuMeasured = serverCpu() - serverCpu1;
+            double serverSystemMeasured = serverSystemCpu() - serverSystem1;
             double genCpu = ProcStats.cpuSeconds(ProcessHandle.current().pid()) - genCpu0;
             long loadedRss = sampler.sample();
             int udpSockets = pid > 0 ? ProcStats.udpSockets(pid) : -1;
@@ -141,12 +145,17 @@ public final class LoadGenerator {
                     config.serverName(), idleRss, loadedRss, Math.max(sampler.peakRssBytes(), loadedRss),
                     pid > 0 ? serverCpu : -1, workloadWall, pid > 0 ? 100.0 * serverCpu / workloadWall : -1,
                     udpSockets, config.repeat(), config.transport().label(), config.serverVersion(),
-                    config.relayThreads(), genPercent, genPercent >= 90.0 * capacityThreads);
+                    config.relayThreads(), genPercent, genPercent >= 90.0 * capacityThreads,
+                    pid > 0 ? serverSystemSetup + serverSystemMeasured : -1);
         }
     }
 
     private double serverCpu() {
         return config.serverPid() > 0 ? ProcStats.cpuSeconds(config.serverPid()) : 0;
+    }
+
+    private double serverSystemCpu() {
+        return config.serverPid() > 0 ? ProcStats.systemCpuSeconds(config.serverPid()) : 0;
     }
 
     /** Runs one phase until {@code roundTrips} and {@code minSeconds} are both reached (bounded by maxSeconds), then drains. */

@@ -19,13 +19,22 @@ public final class ProcStats {
 
     /** utime + stime in clock ticks, from the text of /proc/pid/stat. The comm field may hold spaces and ')'. */
     public static long parseCpuTicks(String stat) {
+        String[] f = statFields(stat);
+        return Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3]);
+    }
+
+    /** stime alone: the process's CPU time in the kernel (its syscalls, and the softirq work they run inline). */
+    public static long parseSystemCpuTicks(String stat) {
+        return Long.parseLong(statFields(stat)[15 - 3]);
+    }
+
+    /** After "pid (comm) " the fields are numbered from 3 (state); utime is 14, stime 15. */
+    private static String[] statFields(String stat) {
         int close = stat.lastIndexOf(')');
         if (close < 0) {
             throw new IllegalArgumentException("no comm field in stat");
         }
-        // After "pid (comm) " the fields are numbered from 3 (state); utime is 14, stime 15.
-        String[] f = stat.substring(close + 2).trim().split("\\s+");
-        return Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3]);
+        return stat.substring(close + 2).trim().split("\\s+");
     }
 
     /** VmRSS in bytes from the text of /proc/pid/status, or -1 if absent (e.g. a zombie). */
@@ -67,6 +76,10 @@ public final class ProcStats {
 
     public static double cpuSeconds(long pid) {
         return cpuTicks(pid) / (double) CLOCK_TICKS_PER_SECOND;
+    }
+
+    public static double systemCpuSeconds(long pid) {
+        return parseSystemCpuTicks(read(Path.of("/proc", Long.toString(pid), "stat"))) / (double) CLOCK_TICKS_PER_SECOND;
     }
 
     public static long rssBytes(long pid) {

@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * One measured run, serialised with the field names of the reference measurement
- * ({@code /work/shared/reference}), plus transport, server version, relay threads and the
- * generator's own CPU use.
+ * ({@code /work/shared/reference}), plus transport, server version, relay threads, the
+ * generator's own CPU use, and the part of the server's CPU time spent in the kernel (over the
+ * same setup + measured window as {@code server_cpu_seconds}).
  */
 public record RunResult(
         int clients,
@@ -38,7 +39,8 @@ public record RunResult(
         String serverVersion,
         int relayThreads,
         double generatorCpuPercent,
-        boolean generatorSaturated) {
+        boolean generatorSaturated,
+        double serverSystemCpuSeconds) {
 
     /** Field names in output order: the reference's, then Tern's additions. */
     public static final List<String> FIELDS = List.of(
@@ -47,7 +49,8 @@ public record RunResult(
             "round_trip_p50_us", "round_trip_p99_us", "setup_ms", "loss_or_corruption", "server",
             "idle_rss_bytes", "loaded_rss_bytes", "peak_sampled_rss_bytes", "server_cpu_seconds",
             "total_workload_wall_seconds", "server_cpu_percent", "loaded_udp_sockets", "repeat",
-            "transport", "server_version", "relay_threads", "generator_cpu_percent", "generator_saturated");
+            "transport", "server_version", "relay_threads", "generator_cpu_percent", "generator_saturated",
+            "server_system_cpu_seconds");
 
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -78,6 +81,7 @@ public record RunResult(
         m.put("relay_threads", relayThreads);
         m.put("generator_cpu_percent", round(generatorCpuPercent, 2));
         m.put("generator_saturated", generatorSaturated);
+        m.put("server_system_cpu_seconds", round(serverSystemCpuSeconds, 6));
         return m;
     }
 
@@ -90,7 +94,7 @@ public record RunResult(
                 seconds, packetsPerSecond, payloadMbps, roundTripP50Us, roundTripP99Us, setupMs, lossOrCorruption,
                 server, idleRssBytes, loadedRssBytes, peakSampledRssBytes, serverCpuSeconds,
                 totalWorkloadWallSeconds, serverCpuPercent, loadedUdpSockets, newRepeat, transport, serverVersion,
-                relayThreads, generatorCpuPercent, generatorSaturated);
+                relayThreads, generatorCpuPercent, generatorSaturated, serverSystemCpuSeconds);
     }
 
     static double round(double v, int places) {

@@ -15,11 +15,15 @@ public final class Summary {
 
     /** Median of one server in one cell. */
     public record Medians(String server, int runs, double packetsPerSecond, double p50Us, double p99Us,
-                          double cpuUsPerPacket, double loadedRssBytes, double peakRssBytes, double udpSockets,
+                          double cpuUsPerPacket, double kernelUsPerPacket, double userUsPerPacket, double loadedRssBytes, double peakRssBytes, double udpSockets,
                           double generatorCpuPercent, int saturatedRuns, long lossOrCorruption, String version) {}
 
-    /** Ratios Tern/coturn; for packets/s higher is better, for the others lower is better. */
-    public record Ratios(double packetsPerSecond, double p99, double cpuPerPacket, double loadedRss) {}
+    /**
+     * Ratios Tern/coturn; for packets/s higher is better, for the others lower is better. CPU per
+     * packet is split into its kernel part (stime) and the rest, the server's own code (utime).
+     */
+    public record Ratios(double packetsPerSecond, double p99, double cpuPerPacket, double kernelPerPacket,
+                         double userPerPacket, double loadedRss) {}
 
     private Summary() {}
 
@@ -44,6 +48,8 @@ public final class Summary {
         return new Ratios(ratio(tern.packetsPerSecond(), coturn.packetsPerSecond()),
                 ratio(tern.p99Us(), coturn.p99Us()),
                 ratio(tern.cpuUsPerPacket(), coturn.cpuUsPerPacket()),
+                ratio(tern.kernelUsPerPacket(), coturn.kernelUsPerPacket()),
+                ratio(tern.userUsPerPacket(), coturn.userUsPerPacket()),
                 ratio(tern.loadedRssBytes(), coturn.loadedRssBytes()));
     }
 
@@ -86,16 +92,16 @@ public final class Summary {
     }
 
     static Medians of(String server, List<Map<String, Object>> rs) {
-        List<Double> cpuPerPacket = rs.stream().map(r -> {
-            double cpu = d(r, "server_cpu_seconds");
-            double packets = d(r, "delivered_forwarded_packets");
-            return cpu >= 0 && packets > 0 ? cpu * 1e6 / packets : Double.NaN;
-        }).toList();
+        List<Double> cpuPerPacket = rs.stream().map(r -> perPacketUs(r, d(r, "server_cpu_seconds"))).toList();
+        // Rows written before the split was recorded have no system time: NaN, shown as "–".
+        List<Double> kernelPerPacket = rs.stream().map(r -> perPacketUs(r, d(r, "server_system_cpu_seconds"))).toList();
+        List<Double> userPerPacket = rs.stream().map(r -> perPacketUs(r,
+                d(r, "server_cpu_seconds") - d(r, "server_system_cpu_seconds"))).toList();
         return new Medians(server, rs.size(),
                 median(rs.stream().map(r -> d(r, "packets_per_second")).toList()),
                 median(rs.stream().map(r -> d(r, "round_trip_p50_us")).toList()),
                 median(rs.stream().map(r -> d(r, "round_trip_p99_us")).toList()),
-                median(cpuPerPacket),
+                median(cpuPerPacket), median(kernelPerPacket), median(userPerPacket),
                 median(rs.stream().map(r -> d(r, "loaded_rss_bytes")).toList()),
                 median(rs.stream().map(r -> d(r, "peak_sampled_rss_bytes")).toList()),
                 median(rs.stream().map(r -> d(r, "loaded_udp_sockets")).toList()),
@@ -103,6 +109,11 @@ public final class Summary {
                 (int) rs.stream().filter(r -> Boolean.TRUE.equals(r.get("generator_saturated"))).count(),
                 rs.stream().mapToLong(r -> num(r, "loss_or_corruption").longValue()).sum(),
                 String.valueOf(rs.get(0).get("server_version")));
+    }
+
+    private static double perPacketUs(Map<String, Object> r, double cpuSeconds) {
+        double packets = d(r, "delivered_forwarded_packets");
+        return cpuSeconds >= 0 && packets > 0 ? cpuSeconds * 1e6 / packets : Double.NaN;
     }
 
     /** The Markdown report: medians per cell and server, then Tern/coturn ratios where both ran. */
@@ -115,19 +126,23 @@ public final class Summary {
         }
         sb.append("\n## Medians per cell\n\n");
         sb.append("Cell key: transport, c = clients, p = payload bytes, rt = relay threads, w = window per load worker, "
-                + "lw = load workers. CPU µs/pkt = server CPU seconds (setup + measured phase) per delivered forwarded packet. "
+                + "lw = load workers. CPU µs/pkt = server CPU seconds (setup + measured phase) per delivered forwarded packet; "
+                + "kernel µs/pkt = the part of it spent in the kernel (stime: syscalls and the loopback delivery they run). "
                 + "`sat` = runs in which the generator was saturated (its figures then understate the server).\n\n");
-        sb.append("| cell | server | runs | packets/s | p50 µs | p99 µs | CPU µs/pkt | loaded RSS MiB | peak RSS MiB "
-                + "| UDP sockets | gen CPU % | sat | loss |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| cell | server | runs | packets/s | p50 µs | p99 µs | CPU µs/pkt | kernel µs/pkt | loaded RSS MiB "
+                + "| peak RSS MiB | UDP sockets | gen CPU % | sat | loss |\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         cells.forEach((cell, byServer) -> byServer.values().forEach(m -> sb.append(String.format(Locale.ROOT,
-                "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", cell, m.server(), m.runs(),
+                "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", cell, m.server(), m.runs(),
                 fmt(m.packetsPerSecond(), 0), fmt(m.p50Us(), 1), fmt(m.p99Us(), 1), fmt(m.cpuUsPerPacket(), 2),
+                fmt(m.kernelUsPerPacket(), 2),
                 fmt(m.loadedRssBytes() / 1048576, 1), fmt(m.peakRssBytes() / 1048576, 1), fmt(m.udpSockets(), 0),
                 fmt(m.generatorCpuPercent(), 0), m.saturatedRuns(), m.lossOrCorruption()))));
         sb.append("\n## Tern / coturn ratios\n\n");
-        sb.append("packets/s: above 1 means Tern is faster. p99, CPU per packet, RSS: below 1 means Tern is better.\n\n");
-        sb.append("| cell | packets/s | p99 | CPU/pkt | loaded RSS |\n|---|---:|---:|---:|---:|\n");
+        sb.append("packets/s: above 1 means Tern is faster. p99, CPU per packet, RSS: below 1 means Tern is better. "
+                + "CPU/pkt is split into the kernel's part (stime) and the server's own code (user: utime, for Tern "
+                + "including its JIT compiler and GC threads).\n\n");
+        sb.append("| cell | packets/s | p99 | CPU/pkt | kernel/pkt | user/pkt | loaded RSS |\n|---|---:|---:|---:|---:|---:|---:|\n");
         int[] compared = {0};
         cells.forEach((cell, byServer) -> {
             Medians t = byServer.get(TERN);
@@ -135,12 +150,13 @@ public final class Summary {
             if (t != null && c != null) {
                 Ratios r = ratios(t, c);
                 compared[0]++;
-                sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |\n", cell, fmt(r.packetsPerSecond(), 2),
-                        fmt(r.p99(), 2), fmt(r.cpuPerPacket(), 2), fmt(r.loadedRss(), 2)));
+                sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |\n", cell,
+                        fmt(r.packetsPerSecond(), 2), fmt(r.p99(), 2), fmt(r.cpuPerPacket(), 2), fmt(r.kernelPerPacket(), 2),
+                        fmt(r.userPerPacket(), 2), fmt(r.loadedRss(), 2)));
             }
         });
         if (compared[0] == 0) {
-            sb.append("| (no cell has both servers yet) | | | | |\n");
+            sb.append("| (no cell has both servers yet) | | | | | | |\n");
         }
         Map<String, String> versions = new TreeMap<>();
         cells.values().forEach(byServer -> byServer.values().forEach(m -> versions.put(m.server(), m.version())));

@@ -10,6 +10,7 @@ class ProcStatsTest {
         String stat = "4242 (turn server) (x)) S 1 4242 4242 0 -1 4194560 1203 0 0 0 345 67 0 0 20 0 5 0 "
                 + "79252 3133440 359 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n";
         assertThat(ProcStats.parseCpuTicks(stat)).isEqualTo(345 + 67);
+        assertThat(ProcStats.parseSystemCpuTicks(stat)).isEqualTo(67);
     }
 
     @Test

@@ -12,8 +12,13 @@ import org.junit.jupiter.api.Test;
 
 class SummaryTest {
     private static Map<String, Object> row(String server, double pps, double p99, double cpuSeconds, long packets, long rss) {
+        return row(server, pps, p99, cpuSeconds, cpuSeconds * 0.8, packets, rss);
+    }
+
+    private static Map<String, Object> row(String server, double pps, double p99, double cpuSeconds, double systemSeconds,
+                                           long packets, long rss) {
         RunResult r = new RunResult(16, 4, 1200, 8, packets / 2, packets, 1.0, pps, 0, 10, p99, 1, 0, server,
-                1000, rss, rss, cpuSeconds, 1.1, 50, 17, 1, "udp", server + " 1.0", 1, 40, false);
+                1000, rss, rss, cpuSeconds, 1.1, 50, 17, 1, "udp", server + " 1.0", 1, 40, false, systemSeconds);
         return Json.parseObject(r.toJson());
     }
 
@@ -45,8 +50,31 @@ class SummaryTest {
         assertThat(r.loadedRss()).isCloseTo(5.0, within(1e-9));
 
         String md = Summary.markdown("t", List.of(), rows, List.of("skipped: x"));
-        assertThat(md).contains("| udp c=16 p=1200 rt=1 w=8 lw=4 | 1.48 | 0.31 | 0.50 | 5.00 |");
+        assertThat(md).contains("| udp c=16 p=1200 rt=1 w=8 lw=4 | 1.48 | 0.31 | 0.50 | 0.50 | 0.50 | 5.00 |");
         assertThat(md).contains("skipped: x");
+    }
+
+    @Test
+    void cpuPerPacketSplitsIntoKernelAndUserParts() {
+        // Tern: 1.2 s of CPU, 0.6 in the kernel; coturn: 1.0 s, 0.9 in the kernel; 400k packets each.
+        List<Map<String, Object>> rows = List.of(row("tern", 1, 1, 1.2, 0.6, 400_000, 1), row("coturn", 1, 1, 1.0, 0.9, 400_000, 1));
+        Map<String, Summary.Medians> cell = Summary.medians(rows).values().iterator().next();
+        assertThat(cell.get("tern").kernelUsPerPacket()).isCloseTo(1.5, within(1e-9));
+        assertThat(cell.get("tern").userUsPerPacket()).isCloseTo(1.5, within(1e-9));
+        Summary.Ratios r = Summary.ratios(cell.get("tern"), cell.get("coturn"));
+        assertThat(r.cpuPerPacket()).isCloseTo(1.2, within(1e-9));
+        assertThat(r.kernelPerPacket()).isCloseTo(0.6 / 0.9, within(1e-9));
+        assertThat(r.userPerPacket()).isCloseTo(0.6 / 0.1, within(1e-9));
+    }
+
+    @Test
+    void rowsWithoutSystemTimeLeaveTheSplitEmpty() {
+        Map<String, Object> old = row("tern", 1, 1, 1.0, 400_000, 1);
+        old.remove("server_system_cpu_seconds");
+        Summary.Medians m = Summary.medians(List.of(old)).values().iterator().next().get("tern");
+        assertThat(m.cpuUsPerPacket()).isCloseTo(2.5, within(1e-9));
+        assertThat(m.kernelUsPerPacket()).isNaN();
+        assertThat(m.userUsPerPacket()).isNaN();
     }
 
     @Test
