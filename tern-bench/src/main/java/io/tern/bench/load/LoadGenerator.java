@@ -146,7 +146,7 @@ public final class LoadGenerator {
                     pid > 0 ? serverCpu : -1, workloadWall, pid > 0 ? 100.0 * serverCpu / workloadWall : -1,
                     udpSockets, config.repeat(), config.transport().label(), config.serverVersion(),
                     config.relayThreads(), genPercent, genPercent >= 90.0 * capacityThreads,
-                    pid > 0 ? serverSystemSetup + serverSystemMeasured : -1);
+                    pid > 0 ? serverSystemSetup + serverSystemMeasured : -1, pid > 0 ? serverCpuSetup : -1);
         }
     }
 

@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * One measured run, serialised with the field names of the reference measurement
  * ({@code /work/shared/reference}), plus transport, server version, relay threads, the
- * generator's own CPU use, and the part of the server's CPU time spent in the kernel (over the
- * same setup + measured window as {@code server_cpu_seconds}).
+ * generator's own CPU use, the part of the server's CPU time spent in the kernel (over the
+ * same setup + measured window as {@code server_cpu_seconds}), and the part spent on setup.
  */
 public record RunResult(
         int clients,
@@ -40,7 +40,8 @@ public record RunResult(
         int relayThreads,
         double generatorCpuPercent,
         boolean generatorSaturated,
-        double serverSystemCpuSeconds) {
+        double serverSystemCpuSeconds,
+        double serverSetupCpuSeconds) {
 
     /** Field names in output order: the reference's, then Tern's additions. */
     public static final List<String> FIELDS = List.of(
@@ -50,7 +51,7 @@ public record RunResult(
             "idle_rss_bytes", "loaded_rss_bytes", "peak_sampled_rss_bytes", "server_cpu_seconds",
             "total_workload_wall_seconds", "server_cpu_percent", "loaded_udp_sockets", "repeat",
             "transport", "server_version", "relay_threads", "generator_cpu_percent", "generator_saturated",
-            "server_system_cpu_seconds");
+            "server_system_cpu_seconds", "server_setup_cpu_seconds");
 
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -82,6 +83,7 @@ public record RunResult(
         m.put("generator_cpu_percent", round(generatorCpuPercent, 2));
         m.put("generator_saturated", generatorSaturated);
         m.put("server_system_cpu_seconds", round(serverSystemCpuSeconds, 6));
+        m.put("server_setup_cpu_seconds", round(serverSetupCpuSeconds, 6));
         return m;
     }
 
@@ -94,7 +96,7 @@ public record RunResult(
                 seconds, packetsPerSecond, payloadMbps, roundTripP50Us, roundTripP99Us, setupMs, lossOrCorruption,
                 server, idleRssBytes, loadedRssBytes, peakSampledRssBytes, serverCpuSeconds,
                 totalWorkloadWallSeconds, serverCpuPercent, loadedUdpSockets, newRepeat, transport, serverVersion,
-                relayThreads, generatorCpuPercent, generatorSaturated, serverSystemCpuSeconds);
+                relayThreads, generatorCpuPercent, generatorSaturated, serverSystemCpuSeconds, serverSetupCpuSeconds);
     }
 
     static double round(double v, int places) {

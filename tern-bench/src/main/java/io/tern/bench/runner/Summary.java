@@ -15,7 +15,8 @@ public final class Summary {
 
     /** Median of one server in one cell. */
     public record Medians(String server, int runs, double packetsPerSecond, double p50Us, double p99Us,
-                          double cpuUsPerPacket, double kernelUsPerPacket, double userUsPerPacket, double loadedRssBytes, double peakRssBytes, double udpSockets,
+                          double cpuUsPerPacket, double kernelUsPerPacket, double userUsPerPacket, double setupCpuMs,
+                          double loadedRssBytes, double peakRssBytes, double udpSockets,
                           double generatorCpuPercent, int saturatedRuns, long lossOrCorruption, String version) {}
 
     /**
@@ -102,6 +103,7 @@ public final class Summary {
                 median(rs.stream().map(r -> d(r, "round_trip_p50_us")).toList()),
                 median(rs.stream().map(r -> d(r, "round_trip_p99_us")).toList()),
                 median(cpuPerPacket), median(kernelPerPacket), median(userPerPacket),
+                median(rs.stream().map(r -> d(r, "server_setup_cpu_seconds") * 1000).filter(ms -> ms >= 0).toList()),
                 median(rs.stream().map(r -> d(r, "loaded_rss_bytes")).toList()),
                 median(rs.stream().map(r -> d(r, "peak_sampled_rss_bytes")).toList()),
                 median(rs.stream().map(r -> d(r, "loaded_udp_sockets")).toList()),
@@ -127,15 +129,16 @@ public final class Summary {
         sb.append("\n## Medians per cell\n\n");
         sb.append("Cell key: transport, c = clients, p = payload bytes, rt = relay threads, w = window per load worker, "
                 + "lw = load workers. CPU µs/pkt = server CPU seconds (setup + measured phase) per delivered forwarded packet; "
-                + "kernel µs/pkt = the part of it spent in the kernel (stime: syscalls and the loopback delivery they run). "
+                + "kernel µs/pkt = the part of it spent in the kernel (stime: syscalls and the loopback delivery they run); "
+                + "setup CPU ms = the part spent creating the allocations, on a freshly started server. "
                 + "`sat` = runs in which the generator was saturated (its figures then understate the server).\n\n");
-        sb.append("| cell | server | runs | packets/s | p50 µs | p99 µs | CPU µs/pkt | kernel µs/pkt | loaded RSS MiB "
-                + "| peak RSS MiB | UDP sockets | gen CPU % | sat | loss |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| cell | server | runs | packets/s | p50 µs | p99 µs | CPU µs/pkt | kernel µs/pkt | setup CPU ms "
+                + "| loaded RSS MiB | peak RSS MiB | UDP sockets | gen CPU % | sat | loss |\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         cells.forEach((cell, byServer) -> byServer.values().forEach(m -> sb.append(String.format(Locale.ROOT,
-                "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", cell, m.server(), m.runs(),
+                "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", cell, m.server(), m.runs(),
                 fmt(m.packetsPerSecond(), 0), fmt(m.p50Us(), 1), fmt(m.p99Us(), 1), fmt(m.cpuUsPerPacket(), 2),
-                fmt(m.kernelUsPerPacket(), 2),
+                fmt(m.kernelUsPerPacket(), 2), fmt(m.setupCpuMs(), 0),
                 fmt(m.loadedRssBytes() / 1048576, 1), fmt(m.peakRssBytes() / 1048576, 1), fmt(m.udpSockets(), 0),
                 fmt(m.generatorCpuPercent(), 0), m.saturatedRuns(), m.lossOrCorruption()))));
         sb.append("\n## Tern / coturn ratios\n\n");

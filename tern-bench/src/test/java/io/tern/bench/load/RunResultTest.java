@@ -14,12 +14,12 @@ class RunResultTest {
             "loaded_rss_bytes", "peak_sampled_rss_bytes", "server_cpu_seconds", "total_workload_wall_seconds",
             "server_cpu_percent", "loaded_udp_sockets", "repeat");
     private static final List<String> ADDED = List.of("transport", "server_version", "relay_threads",
-            "generator_cpu_percent", "generator_saturated", "server_system_cpu_seconds");
+            "generator_cpu_percent", "generator_saturated", "server_system_cpu_seconds", "server_setup_cpu_seconds");
 
     static RunResult sample() {
         return new RunResult(16, 4, 1200, 32, 200_000, 400_000, 1.807948, 221245.4321, 2124.01, 30.5834,
                 257.7081, 0.7113, 0, "coturn", 1638400, 1720320, 1720320, 1.7348031, 1.909348, 90.8612, 17, 2,
-                "udp", "coturn 4.6.1 \"x\"", 1, 55.555, false, 1.5120001);
+                "udp", "coturn 4.6.1 \"x\"", 1, 55.555, false, 1.5120001, 0.31);
     }
 
     @Test

@@ -18,7 +18,7 @@ class SummaryTest {
     private static Map<String, Object> row(String server, double pps, double p99, double cpuSeconds, double systemSeconds,
                                            long packets, long rss) {
         RunResult r = new RunResult(16, 4, 1200, 8, packets / 2, packets, 1.0, pps, 0, 10, p99, 1, 0, server,
-                1000, rss, rss, cpuSeconds, 1.1, 50, 17, 1, "udp", server + " 1.0", 1, 40, false, systemSeconds);
+                1000, rss, rss, cpuSeconds, 1.1, 50, 17, 1, "udp", server + " 1.0", 1, 40, false, systemSeconds, 0.25);
         return Json.parseObject(r.toJson());
     }
 
@@ -61,6 +61,7 @@ class SummaryTest {
         Map<String, Summary.Medians> cell = Summary.medians(rows).values().iterator().next();
         assertThat(cell.get("tern").kernelUsPerPacket()).isCloseTo(1.5, within(1e-9));
         assertThat(cell.get("tern").userUsPerPacket()).isCloseTo(1.5, within(1e-9));
+        assertThat(cell.get("tern").setupCpuMs()).isCloseTo(250, within(1e-9));
         Summary.Ratios r = Summary.ratios(cell.get("tern"), cell.get("coturn"));
         assertThat(r.cpuPerPacket()).isCloseTo(1.2, within(1e-9));
         assertThat(r.kernelPerPacket()).isCloseTo(0.6 / 0.9, within(1e-9));
