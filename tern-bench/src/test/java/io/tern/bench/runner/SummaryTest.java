@@ -50,7 +50,8 @@ class SummaryTest {
         assertThat(r.loadedRss()).isCloseTo(5.0, within(1e-9));
 
         String md = Summary.markdown("t", List.of(), rows, List.of("skipped: x"));
-        assertThat(md).contains("| udp c=16 p=1200 rt=1 w=8 lw=4 | 1.48 | 0.31 | 0.50 | 0.50 | 0.50 | 5.00 |");
+        // Tern's kernel part, 0.8 of 1.1 s, over coturn's whole 2.2 s: 0.40.
+        assertThat(md).contains("| udp c=16 p=1200 rt=1 w=8 lw=4 | 1.48 | 0.31 | 0.50 | 0.50 | 0.50 | 0.40 | 5.00 |");
         assertThat(md).contains("skipped: x");
     }
 
@@ -66,6 +67,7 @@ class SummaryTest {
         assertThat(r.cpuPerPacket()).isCloseTo(1.2, within(1e-9));
         assertThat(r.kernelPerPacket()).isCloseTo(0.6 / 0.9, within(1e-9));
         assertThat(r.userPerPacket()).isCloseTo(0.6 / 0.1, within(1e-9));
+        assertThat(r.kernelFloor()).isCloseTo(0.6 / 1.0, within(1e-9));
     }
 
     @Test
