@@ -71,7 +71,7 @@ public final class ProcStats {
     }
 
     public static long cpuTicks(long pid) {
-        return parseCpuTicks(read(Path.of("/proc", Long.toString(pid), "stat")));
+        return parseCpuTicks(stat(pid));
     }
 
     public static double cpuSeconds(long pid) {
@@ -79,7 +79,11 @@ public final class ProcStats {
     }
 
     public static double systemCpuSeconds(long pid) {
-        return parseSystemCpuTicks(read(Path.of("/proc", Long.toString(pid), "stat"))) / (double) CLOCK_TICKS_PER_SECOND;
+        return parseSystemCpuTicks(stat(pid)) / (double) CLOCK_TICKS_PER_SECOND;
+    }
+
+    private static String stat(long pid) {
+        return read(Path.of("/proc", Long.toString(pid), "stat"));
     }
 
     public static long rssBytes(long pid) {
