@@ -135,24 +135,16 @@ class StreamInteropTest {
         assertThat(result.sent()).as(described).isEqualTo((long) CLIENTS * MESSAGES);
         assertThat(received).as(described).isEqualTo(result.sent());
         assertThat(result.lost()).as(described).isZero();
-        long relayedToClients = 0;
-        for (TurnEngine engine : server.engines()) {
-            relayedToClients += engine.counters().relayedPackets(TurnCounters.DIRECTION_PEER_TO_CLIENT, protocol);
-        }
-        assertThat(relayedToClients).as(described).isGreaterThanOrEqualTo(received);
+        assertThat(relayed(TurnCounters.DIRECTION_PEER_TO_CLIENT, protocol)).as(described).isGreaterThanOrEqualTo(received);
         assertThat(server.streamCounters().count(StreamEvent.ACCEPTED)).isGreaterThanOrEqualTo(CLIENTS);
         assertThat(server.streamCounters().count(StreamEvent.BAD_FRAMING)).isZero();
     }
 
     private String relayCounts(TransportProtocol protocol) {
-        StringBuilder counts = new StringBuilder("Tern relayed");
-        long toPeer = 0;
-        long toClient = 0;
-        for (TurnEngine engine : server.engines()) {
-            toPeer += engine.counters().relayedPackets(TurnCounters.DIRECTION_CLIENT_TO_PEER, protocol);
-            toClient += engine.counters().relayedPackets(TurnCounters.DIRECTION_PEER_TO_CLIENT, protocol);
-        }
-        counts.append(" client-to-peer ").append(toPeer).append(", peer-to-client ").append(toClient).append("; drops:");
+        StringBuilder counts = new StringBuilder("Tern relayed client-to-peer ")
+                .append(relayed(TurnCounters.DIRECTION_CLIENT_TO_PEER, protocol))
+                .append(", peer-to-client ").append(relayed(TurnCounters.DIRECTION_PEER_TO_CLIENT, protocol))
+                .append("; drops:");
         for (DropReason reason : DropReason.values()) {
             long drops = 0;
             for (TurnEngine engine : server.engines()) {
@@ -163,6 +155,14 @@ class StreamInteropTest {
             }
         }
         return counts.toString();
+    }
+
+    private long relayed(int direction, TransportProtocol protocol) {
+        long packets = 0;
+        for (TurnEngine engine : server.engines()) {
+            packets += engine.counters().relayedPackets(direction, protocol);
+        }
+        return packets;
     }
 
     private static void selfSigned(Path cert, Path key) throws Exception {
