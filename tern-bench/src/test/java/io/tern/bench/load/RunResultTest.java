@@ -41,6 +41,7 @@ class RunResultTest {
         assertThat(p.get("server_version")).isEqualTo("coturn 4.6.1 \"x\"");
         assertThat(p.get("generator_saturated")).isEqualTo(false);
         assertThat(p.get("server_system_cpu_seconds")).isEqualTo(1.512);
+        assertThat(p.get("server_setup_cpu_seconds")).isEqualTo(0.31);
     }
 
     @Test
