@@ -1,6 +1,6 @@
 package io.tern.server.config;
 
-import io.tern.transport.stream.StreamSettings;
+import io.tern.netty.stream.StreamSettings;
 import io.tern.turn.policy.IpRange;
 
 import java.net.InetAddress;

@@ -9,7 +9,7 @@ import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.relay.RelayServer;
-import io.tern.transport.stream.StreamEvent;
+import io.tern.netty.stream.StreamEvent;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnCounters;

@@ -1,0 +1,202 @@
+package io.tern.netty.stream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
+import io.tern.stun.address.TransportAddress;
+import io.tern.stun.channel.ChannelDataFlyweight;
+import io.tern.netty.TurnFlush;
+import io.tern.turn.engine.DropReason;
+import io.tern.turn.engine.TurnCounters;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The TCP and TLS connections of one relay thread, by connection id: accepts them (within the
+ * {@link ConnectionLimiter}), writes the engine's output to them, and closes those that time out.
+ * Everything but the limiter and counters is confined to the thread's event loop.
+ *
+ * <p>Writes are flushed once per event-loop turn, after the reads that caused them, so a burst of
+ * relayed datagrams for one client leaves in one system call (one TLS record run for TLS).
+ */
+public final class StreamConnections {
+    private static final long MAX_SWEEP_PERIOD_NS = TimeUnit.SECONDS.toNanos(1);
+
+    private final TurnFlush flush;
+    private final StreamHost host;
+    private final TurnCounters engineCounters;
+    private final StreamSettings settings;
+    private final ConnectionLimiter limiter;
+    private final StreamCounters counters;
+    private final Long2ObjectHashMap<StreamConnection> connections = new Long2ObjectHashMap<>();
+    private final List<StreamConnection> expired = new ArrayList<>();
+    private final UnsafeBuffer copyView = new UnsafeBuffer(0, 0);
+    private final long sweepPeriodNs;
+    private long nextSweepNs;
+    private long nextConnectionId = 1;
+
+    public StreamConnections(TurnFlush flush, StreamHost host, TurnCounters engineCounters, StreamSettings settings,
+                             ConnectionLimiter limiter, StreamCounters counters) {
+        this.flush = flush;
+        this.host = host;
+        this.engineCounters = engineCounters;
+        this.settings = settings;
+        this.limiter = limiter;
+        this.counters = counters;
+        this.sweepPeriodNs = Math.min(MAX_SWEEP_PERIOD_NS,
+                Math.min(settings.idleTimeoutNs(), settings.messageTimeoutNs()) / 4);
+    }
+
+    /**
+     * The pipeline of an accepted connection on listener {@code listenerId}: TLS first when
+     * {@code tls} is given, then the framing {@link StreamConnection}. The channel must be
+     * registered with this thread's loop.
+     */
+    public ChannelInitializer<Channel> initializer(int listenerId, TlsContextSource tls) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                accept(ch, listenerId, tls);
+            }
+        };
+    }
+
+    private void accept(Channel ch, int listenerId, TlsContextSource tls) {
+        InetSocketAddress remote = (InetSocketAddress) ch.remoteAddress();
+        StreamEvent refused = limiter.tryAcquire(remote.getAddress());
+        if (refused != null) {
+            counters.add(refused);
+            ch.close();
+            return;
+        }
+        StreamConnection connection = register(ch, listenerId, remote);
+        if (tls != null) {
+            SslHandler ssl = tls.current().newHandler(ch.alloc());
+            ssl.setHandshakeTimeout(settings.tlsHandshakeTimeoutNs(), TimeUnit.NANOSECONDS);
+            ssl.handshakeFuture().addListener(f -> {
+                if (!f.isSuccess()) {
+                    counters.add(f.cause() instanceof SslHandshakeTimeoutException
+                            ? StreamEvent.TLS_HANDSHAKE_TIMEOUT : StreamEvent.TLS_HANDSHAKE_FAILED);
+                }
+            });
+            ch.pipeline().addLast(ssl);
+        }
+        ch.pipeline().addLast(connection);
+    }
+
+    /** Gives an accepted channel its connection id; the returned handler must go into its pipeline. */
+    StreamConnection register(Channel ch, int listenerId, InetSocketAddress remote) {
+        counters.add(StreamEvent.ACCEPTED);
+        long connectionId = nextConnectionId++;
+        StreamConnection connection = new StreamConnection(this, host, ch, listenerId, connectionId,
+                TransportAddress.of(remote), System.nanoTime());
+        connections.put(connectionId, connection);
+        ch.closeFuture().addListener((ChannelFutureListener) f -> closed(connection, remote));
+        return connection;
+    }
+
+    private void closed(StreamConnection connection, InetSocketAddress remote) {
+        connections.remove(connection.connectionId());
+        connection.released();
+        limiter.release(remote.getAddress());
+        counters.add(StreamEvent.CLOSED);
+        host.onStreamClosed(connection.listenerId(), connection.connectionId(), connection.client());
+    }
+
+    void count(StreamEvent event) {
+        counters.add(event);
+    }
+
+    /**
+     * Sends one engine message to a connection: STUN as is, ChannelData padded to 4 bytes
+     * (RFC 8656 §12.5). When the connection's write queue is past its high water mark the message
+     * is dropped and counted, so a client that stops reading costs a bounded amount of memory.
+     */
+    public void send(long connectionId, DirectBuffer buffer, int offset, int length) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection == null) {
+            return;
+        }
+        Channel channel = connection.channel();
+        if (!flush.writable(connection.flushSlot())) {
+            if (channel.isActive()) {
+                engineCounters.transportDrop(DropReason.CLIENT_BACKPRESSURE);
+            }
+            return;
+        }
+        int wireBytes = ChannelDataFlyweight.isChannelData(buffer, offset, length)
+                ? ChannelDataFlyweight.paddedLength(length - ChannelDataFlyweight.HEADER_LENGTH) : length;
+        ByteBuf out = channel.alloc().directBuffer(wireBytes);
+        copyView.wrap(out.memoryAddress(), out.capacity());
+        copyView.putBytes(0, buffer, offset, length);
+        copyView.setMemory(length, wireBytes - length, (byte) 0);
+        out.writerIndex(wireBytes);
+        flush.write(connection.flushSlot(), out);
+    }
+
+    /** Closes connections that were idle or sent a message too slowly; call from the loop's timer. */
+    public void onTimer(long nowNs) {
+        if (nowNs - nextSweepNs < 0) {
+            return;
+        }
+        nextSweepNs = nowNs + sweepPeriodNs;
+        for (StreamConnection connection : connections.values()) {
+            if (connection.timeout(nowNs, settings) != null) {
+                expired.add(connection);
+            }
+        }
+        for (int i = 0; i < expired.size(); i++) {
+            StreamConnection connection = expired.get(i);
+            StreamEvent reason = connection.timeout(nowNs, settings);
+            if (reason != null) {
+                connection.close(reason);
+            }
+        }
+        expired.clear();
+    }
+
+    public int size() {
+        return connections.size();
+    }
+
+    /** Bytes this thread holds for its connections: partial messages and write queues. */
+    public long bufferedBytes() {
+        long total = 0;
+        for (StreamConnection connection : connections.values()) {
+            total += connection.bufferedBytes();
+            ChannelOutboundBuffer queue = connection.channel().unsafe().outboundBuffer();
+            if (queue != null) {
+                total += queue.totalPendingWriteBytes();
+            }
+        }
+        return total;
+    }
+
+    /** The largest write queue of any connection, in bytes. */
+    public long largestWriteQueueBytes() {
+        long largest = 0;
+        for (StreamConnection connection : connections.values()) {
+            ChannelOutboundBuffer queue = connection.channel().unsafe().outboundBuffer();
+            if (queue != null) {
+                largest = Math.max(largest, queue.totalPendingWriteBytes());
+            }
+        }
+        return largest;
+    }
+
+    /** Closes every connection; their allocations go with them. */
+    public void closeAll() {
+        for (StreamConnection connection : new ArrayList<>(connections.values())) {
+            connection.channel().close();
+        }
+    }
+}
