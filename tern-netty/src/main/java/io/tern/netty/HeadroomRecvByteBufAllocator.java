@@ -41,12 +41,17 @@ public final class HeadroomRecvByteBufAllocator extends FixedRecvByteBufAllocato
      * allocator's pooled sizes (16896 bytes for Netty's adaptive allocator under a small heap), or
      * every read allocates a buffer of its own.
      */
-    public static void configure(DatagramChannel channel, int headroomBytes, int datagramBytes, int datagramsPerRead,
-                                 int datagramsPerWakeup) {
+    public static void configure(
+            DatagramChannel channel,
+            int headroomBytes,
+            int datagramBytes,
+            int datagramsPerRead,
+            int datagramsPerWakeup) {
         int slotBytes = headroomBytes + datagramBytes;
         int slots = NettyTransports.epoll() ? datagramsPerRead : 1;
-        channel.config().setRecvByteBufAllocator(
-                new HeadroomRecvByteBufAllocator(headroomBytes, headroomBytes + slots * slotBytes, slots));
+        channel.config()
+                .setRecvByteBufAllocator(
+                        new HeadroomRecvByteBufAllocator(headroomBytes, headroomBytes + slots * slotBytes, slots));
         if (slots > 1) {
             channel.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slotBytes);
         }

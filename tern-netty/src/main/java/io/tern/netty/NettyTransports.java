@@ -20,8 +20,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * falls back to NIO, which supports only one relay thread per listening port.
  */
 public final class NettyTransports {
-    private NettyTransports() {
-    }
+    private NettyTransports() {}
 
     public static boolean epoll() {
         return Epoll.isAvailable();

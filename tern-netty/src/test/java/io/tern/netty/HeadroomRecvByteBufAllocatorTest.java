@@ -26,7 +26,8 @@ class HeadroomRecvByteBufAllocatorTest {
         assumeTrue(NettyTransports.epoll(), "batched reads need epoll");
         channel = new NioDatagramChannel();
         HeadroomRecvByteBufAllocator.configure(channel, HEADROOM, DATAGRAM, SLOTS, 64);
-        handle = (RecvByteBufAllocator.ExtendedHandle) channel.config().getRecvByteBufAllocator().newHandle();
+        handle = (RecvByteBufAllocator.ExtendedHandle)
+                channel.config().getRecvByteBufAllocator().newHandle();
         handle.reset(channel.config());
     }
 
@@ -52,9 +53,11 @@ class HeadroomRecvByteBufAllocatorTest {
     @Test
     void aFullBatchReadsAgainAndAPartialOneEndsTheWakeup() {
         read(SLOTS);
-        assertThat(handle.continueReading(UncheckedBooleanSupplier.TRUE_SUPPLIER)).isTrue();
+        assertThat(handle.continueReading(UncheckedBooleanSupplier.TRUE_SUPPLIER))
+                .isTrue();
         read(3);
-        assertThat(handle.continueReading(UncheckedBooleanSupplier.TRUE_SUPPLIER)).isFalse();
+        assertThat(handle.continueReading(UncheckedBooleanSupplier.TRUE_SUPPLIER))
+                .isFalse();
     }
 
     @Test
@@ -62,7 +65,8 @@ class HeadroomRecvByteBufAllocatorTest {
         for (int i = 0; i < 64 / SLOTS; i++) {
             read(SLOTS);
         }
-        assertThat(handle.continueReading(UncheckedBooleanSupplier.TRUE_SUPPLIER)).isFalse();
+        assertThat(handle.continueReading(UncheckedBooleanSupplier.TRUE_SUPPLIER))
+                .isFalse();
     }
 
     private void read(int datagrams) {

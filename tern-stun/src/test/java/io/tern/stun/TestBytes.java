@@ -9,8 +9,7 @@ public final class TestBytes {
     /** Largest STUN message: a 16-bit body length plus the header. */
     public static final int MAX_MESSAGE_BYTES = 0xFFFF + 20;
 
-    private TestBytes() {
-    }
+    private TestBytes() {}
 
     /** Parses hex, ignoring whitespace, so vectors can be laid out in 32-bit words as in the RFCs. */
     public static byte[] hex(String text) {

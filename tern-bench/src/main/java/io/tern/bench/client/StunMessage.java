@@ -35,11 +35,25 @@ public final class StunMessage {
         return new StunMessage(Stun.messageType(method, Stun.CLASS_REQUEST), id);
     }
 
-    public int messageType() { return messageType; }
-    public int method() { return Stun.methodOf(messageType); }
-    public int messageClass() { return Stun.classOf(messageType); }
-    public byte[] transactionId() { return transactionId.clone(); }
-    public List<Attribute> attributes() { return attributes; }
+    public int messageType() {
+        return messageType;
+    }
+
+    public int method() {
+        return Stun.methodOf(messageType);
+    }
+
+    public int messageClass() {
+        return Stun.classOf(messageType);
+    }
+
+    public byte[] transactionId() {
+        return transactionId.clone();
+    }
+
+    public List<Attribute> attributes() {
+        return attributes;
+    }
 
     public StunMessage add(int type, byte[] value) {
         attributes.add(new Attribute(type, value.clone(), -1));
@@ -96,11 +110,15 @@ public final class StunMessage {
         for (Attribute a : attributes) {
             bodyBytes += 4 + Stun.padded(a.value().length);
         }
-        int total = Stun.HEADER_BYTES + bodyBytes
+        int total = Stun.HEADER_BYTES
+                + bodyBytes
                 + (integrityKey != null ? 4 + Stun.MESSAGE_INTEGRITY_BYTES : 0)
                 + (fingerprint ? 8 : 0);
         ByteBuffer b = ByteBuffer.allocate(total).order(ByteOrder.BIG_ENDIAN);
-        b.putShort((short) messageType).putShort((short) 0).putInt(Stun.MAGIC_COOKIE).put(transactionId);
+        b.putShort((short) messageType)
+                .putShort((short) 0)
+                .putInt(Stun.MAGIC_COOKIE)
+                .put(transactionId);
         for (Attribute a : attributes) {
             b.putShort((short) a.type()).putShort((short) a.value().length).put(a.value());
             for (int i = a.value().length; i < Stun.padded(a.value().length); i++) {
@@ -113,7 +131,9 @@ public final class StunMessage {
             // The length covers the header-less body up to and including MESSAGE-INTEGRITY.
             setLength(out, miOffset + 4 + Stun.MESSAGE_INTEGRITY_BYTES - Stun.HEADER_BYTES);
             byte[] mac = Stun.hmacSha1(integrityKey, out, 0, miOffset);
-            b.putShort((short) Stun.ATTR_MESSAGE_INTEGRITY).putShort((short) Stun.MESSAGE_INTEGRITY_BYTES).put(mac);
+            b.putShort((short) Stun.ATTR_MESSAGE_INTEGRITY)
+                    .putShort((short) Stun.MESSAGE_INTEGRITY_BYTES)
+                    .put(mac);
         }
         if (fingerprint) {
             int fpOffset = b.position();

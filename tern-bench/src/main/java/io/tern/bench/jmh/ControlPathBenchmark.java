@@ -33,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 public class ControlPathBenchmark {
     /** static: a user from the configuration; rest: a TURN REST username checked against the shared secret. */
     @Param({"static", "rest"})
@@ -53,7 +55,8 @@ public class ControlPathBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        harness = new EngineHarness("rest".equals(credentials), TurnEngineConfig.builder().transactionCacheSize(0))
+        harness = new EngineHarness(
+                        "rest".equals(credentials), TurnEngineConfig.builder().transactionCacheSize(0))
                 .withChannel();
         engine = harness.engine;
         boolean createPermission = "createPermission".equals(request);
@@ -82,7 +85,8 @@ public class ControlPathBenchmark {
         harness.checkNothingDropped();
         long requests = engine.counters().requests(method) - requestsBefore;
         if (requests == 0 || harness.sink.toClient - answeredBefore != requests) {
-            throw new IllegalStateException(requests + " requests, " + (harness.sink.toClient - answeredBefore) + " answers");
+            throw new IllegalStateException(
+                    requests + " requests, " + (harness.sink.toClient - answeredBefore) + " answers");
         }
         if (errorResponses() != errorsBefore) {
             throw new IllegalStateException((errorResponses() - errorsBefore) + " error responses");
@@ -91,7 +95,13 @@ public class ControlPathBenchmark {
 
     @Benchmark
     public void signedRequest() {
-        engine.onClientPacket(EngineHarness.UDP_LISTENER, TurnEngineSink.NO_CONNECTION, EngineHarness.CLIENT, message, 0,
-                length, EngineHarness.NOW_NS);
+        engine.onClientPacket(
+                EngineHarness.UDP_LISTENER,
+                TurnEngineSink.NO_CONNECTION,
+                EngineHarness.CLIENT,
+                message,
+                0,
+                length,
+                EngineHarness.NOW_NS);
     }
 }

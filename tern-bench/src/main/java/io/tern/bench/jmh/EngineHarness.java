@@ -39,6 +39,7 @@ final class EngineHarness {
     static final String PASSWORD = "alice-secret";
     /** The TURN REST shared secret, and the expiry its usernames carry (far in the future). */
     static final String REST_SECRET = "rest-secret-for-benchmarks";
+
     static final String REST_USER = "4102444800:" + USER;
     static final int UDP_LISTENER = 0;
     static final int CHANNEL = 0x4000;
@@ -48,6 +49,7 @@ final class EngineHarness {
     static final TransportAddress PEER = TransportAddress.parse("203.0.113.5", 5000);
     /** Fixed engine time: nothing expires during a benchmark. */
     static final long NOW_NS = TimeUnit.SECONDS.toNanos(1000);
+
     private static final int MAX = TurnEngine.MAX_MESSAGE_BYTES;
 
     final CountingSink sink = new CountingSink();
@@ -58,6 +60,7 @@ final class EngineHarness {
 
     /** The signed requests this harness sent, byte for byte. */
     byte[] signedAllocate;
+
     byte[] signedCreatePermission;
     byte[] signedChannelBind;
     int relayId = -1;
@@ -95,8 +98,8 @@ final class EngineHarness {
                 TimeUnit.SECONDS.toNanos(600),
                 () -> System.currentTimeMillis() / 1000,
                 new AtomicBoolean());
-        engine = new TurnEngine(config.relayAddressV4(RELAY).software(utf8("tern-bench")).build(), shared, relays, sink,
-                NOW_NS);
+        engine = new TurnEngine(
+                config.relayAddressV4(RELAY).software(utf8("tern-bench")).build(), shared, relays, sink, NOW_NS);
         engine.registerListener(UDP_LISTENER, TransportProtocol.UDP);
     }
 
@@ -116,8 +119,8 @@ final class EngineHarness {
         expect(deliver(signedAllocate), StunClass.SUCCESS_RESPONSE, "Allocate");
         relayId = relays.lastId;
 
-        signedCreatePermission = signed(StunMethod.CREATE_PERMISSION,
-                w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER));
+        signedCreatePermission =
+                signed(StunMethod.CREATE_PERMISSION, w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER));
         expect(deliver(signedCreatePermission), StunClass.SUCCESS_RESPONSE, "CreatePermission");
         signedChannelBind = signed(StunMethod.CHANNEL_BIND, w -> {
             w.putInt(AttributeType.CHANNEL_NUMBER, CHANNEL << 16);
@@ -165,8 +168,14 @@ final class EngineHarness {
 
     private byte[] deliver(byte[] request) {
         sink.lastToClient = null;
-        engine.onClientPacket(UDP_LISTENER, TurnEngineSink.NO_CONNECTION, CLIENT, new UnsafeBuffer(request.clone()), 0,
-                request.length, NOW_NS);
+        engine.onClientPacket(
+                UDP_LISTENER,
+                TurnEngineSink.NO_CONNECTION,
+                CLIENT,
+                new UnsafeBuffer(request.clone()),
+                0,
+                request.length,
+                NOW_NS);
         if (sink.lastToClient == null) {
             throw new IllegalStateException("engine did not answer");
         }
@@ -214,8 +223,13 @@ final class EngineHarness {
         long bytes;
 
         @Override
-        public void sendToClient(int listenerId, long connectionId, TransportAddress client, DirectBuffer buffer,
-                                 int offset, int length) {
+        public void sendToClient(
+                int listenerId,
+                long connectionId,
+                TransportAddress client,
+                DirectBuffer buffer,
+                int offset,
+                int length) {
             toClient++;
             bytes += length;
             if (capture) {
@@ -243,7 +257,6 @@ final class EngineHarness {
         }
 
         @Override
-        public void close(int relayId) {
-        }
+        public void close(int relayId) {}
     }
 }

@@ -37,7 +37,9 @@ public final class JmhMain {
             }
         }
         String loadBefore = Files.readString(Path.of("/proc/loadavg")).trim();
-        Options options = new OptionsBuilder().parent(new CommandLineOptions(jmhArgs.toArray(String[]::new))).build();
+        Options options = new OptionsBuilder()
+                .parent(new CommandLineOptions(jmhArgs.toArray(String[]::new)))
+                .build();
         Collection<RunResult> results = new Runner(options).run();
         String loadAfter = Files.readString(Path.of("/proc/loadavg")).trim();
         if (md != null) {
@@ -67,16 +69,29 @@ public final class JmhMain {
             name = name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1);
             StringBuilder params = new StringBuilder();
             for (String k : r.getParams().getParamsKeys()) {
-                params.append(params.isEmpty() ? "" : ", ").append(k).append('=').append(r.getParams().getParam(k));
+                params.append(params.isEmpty() ? "" : ", ")
+                        .append(k)
+                        .append('=')
+                        .append(r.getParams().getParam(k));
             }
             Result<?> p = r.getPrimaryResult();
             Map<String, Result> secondary = r.getSecondaryResults();
             Result<?> alloc = secondary.get("gc.alloc.rate.norm");
             Result<?> gcs = secondary.get("gc.count");
-            double best = r.getBenchmarkResults().stream().flatMap(b -> b.getIterationResults().stream())
-                    .mapToDouble(i -> i.getPrimaryResult().getScore()).min().orElse(Double.NaN);
-            sb.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %s | %s |%n", name, params, best,
-                    p.getScore(), p.getScoreError(), alloc == null ? "n/a" : String.format(Locale.ROOT, "%.3f", alloc.getScore()),
+            double best = r.getBenchmarkResults().stream()
+                    .flatMap(b -> b.getIterationResults().stream())
+                    .mapToDouble(i -> i.getPrimaryResult().getScore())
+                    .min()
+                    .orElse(Double.NaN);
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %.1f | %.1f | %.1f | %s | %s |%n",
+                    name,
+                    params,
+                    best,
+                    p.getScore(),
+                    p.getScoreError(),
+                    alloc == null ? "n/a" : String.format(Locale.ROOT, "%.3f", alloc.getScore()),
                     gcs == null ? "n/a" : String.format(Locale.ROOT, "%.0f", gcs.getScore())));
         }
         return sb.toString();
@@ -92,8 +107,11 @@ public final class JmhMain {
 
     private static String cpuModel() {
         try {
-            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown CPU");
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                    .filter(l -> l.startsWith("model name"))
+                    .findFirst()
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .orElse("unknown CPU");
         } catch (IOException e) {
             return "unknown CPU";
         }

@@ -31,7 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 public class RelayPathBenchmark {
     @Param({"160", "1200"})
     int payloadBytes;
@@ -73,14 +75,20 @@ public class RelayPathBenchmark {
     /** ChannelData 0x4000 from the client: allocation lookup, channel, permission, sink.sendToPeer. */
     @Benchmark
     public void channelDataClientToPeer() {
-        engine.onClientPacket(EngineHarness.UDP_LISTENER, TurnEngineSink.NO_CONNECTION, client, fromClient, 0,
-                4 + payloadBytes, EngineHarness.NOW_NS);
+        engine.onClientPacket(
+                EngineHarness.UDP_LISTENER,
+                TurnEngineSink.NO_CONNECTION,
+                client,
+                fromClient,
+                0,
+                4 + payloadBytes,
+                EngineHarness.NOW_NS);
     }
 
     /** A peer datagram on the relay socket: allocation by relay id, permission, channel, header written in place. */
     @Benchmark
     public void peerToClientChannelData() {
-        engine.onPeerPacket(harness.relayId, peer, fromPeer, TurnEngine.PEER_PACKET_HEADROOM, payloadBytes,
-                EngineHarness.NOW_NS);
+        engine.onPeerPacket(
+                harness.relayId, peer, fromPeer, TurnEngine.PEER_PACKET_HEADROOM, payloadBytes, EngineHarness.NOW_NS);
     }
 }

@@ -37,15 +37,17 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 public class StunCodecBenchmark {
     @Param({"allocate", "channelBind"})
     String request;
 
     private final StunMessageDecoder decoder = new StunMessageDecoder();
     private final MessageIntegrity integrity = new MessageIntegrity(TurnEngine.MAX_MESSAGE_BYTES);
-    private final StunMessageWriter writer = new StunMessageWriter(new MessageIntegrity(TurnEngine.MAX_MESSAGE_BYTES),
-            new Fingerprint(TurnEngine.MAX_MESSAGE_BYTES));
+    private final StunMessageWriter writer = new StunMessageWriter(
+            new MessageIntegrity(TurnEngine.MAX_MESSAGE_BYTES), new Fingerprint(TurnEngine.MAX_MESSAGE_BYTES));
     private final UnsafeBuffer out = new UnsafeBuffer(ByteBuffer.allocateDirect(1500));
     private final StunHeaderFlyweight requestHeader = new StunHeaderFlyweight();
     private final byte[] mac = new byte[MessageIntegrity.SHA1_LENGTH];
@@ -76,8 +78,10 @@ public class StunCodecBenchmark {
             throw new IllegalStateException("request does not verify");
         }
         requestHeader.wrap(message, 0);
-        keySha256 = MessageIntegrity.longTermKeySha256(EngineHarness.utf8(EngineHarness.USER),
-                EngineHarness.utf8(EngineHarness.REALM), EngineHarness.utf8(EngineHarness.PASSWORD));
+        keySha256 = MessageIntegrity.longTermKeySha256(
+                EngineHarness.utf8(EngineHarness.USER),
+                EngineHarness.utf8(EngineHarness.REALM),
+                EngineHarness.utf8(EngineHarness.PASSWORD));
         messageSha256 = signedWithSha256(message, integrityOffset, keySha256);
         if (!integrity.verify(messageSha256, 0, integrityOffset, keySha256)) {
             throw new IllegalStateException("SHA-256 request does not verify");
@@ -89,8 +93,10 @@ public class StunCodecBenchmark {
         int signedLength = attributeOffset + 4 + MessageIntegrity.SHA256_LENGTH;
         UnsafeBuffer signed = new UnsafeBuffer(ByteBuffer.allocateDirect(signedLength));
         signed.putBytes(0, request, 0, attributeOffset);
-        signed.putShort(StunHeaderFlyweight.LENGTH_FIELD_OFFSET,
-                (short) (signedLength - StunHeaderFlyweight.HEADER_LENGTH), ByteOrder.BIG_ENDIAN);
+        signed.putShort(
+                StunHeaderFlyweight.LENGTH_FIELD_OFFSET,
+                (short) (signedLength - StunHeaderFlyweight.HEADER_LENGTH),
+                ByteOrder.BIG_ENDIAN);
         signed.putShort(attributeOffset, (short) AttributeType.MESSAGE_INTEGRITY_SHA256, ByteOrder.BIG_ENDIAN);
         signed.putShort(attributeOffset + 2, (short) MessageIntegrity.SHA256_LENGTH, ByteOrder.BIG_ENDIAN);
         integrity.compute(signed, 0, attributeOffset, MessageIntegrity.SHA256_LENGTH, signingKey, mac256);
@@ -136,7 +142,8 @@ public class StunCodecBenchmark {
      */
     @Benchmark
     public int encodeAllocateSuccess() {
-        writer.startResponse(out, 0, StunClass.messageType(StunMethod.ALLOCATE, StunClass.SUCCESS_RESPONSE), requestHeader)
+        writer.startResponse(
+                        out, 0, StunClass.messageType(StunMethod.ALLOCATE, StunClass.SUCCESS_RESPONSE), requestHeader)
                 .putXorAddress(AttributeType.XOR_RELAYED_ADDRESS, relayed)
                 .putInt(AttributeType.LIFETIME, 600)
                 .putXorAddress(AttributeType.XOR_MAPPED_ADDRESS, mapped)

@@ -32,6 +32,7 @@ final class ClientSession {
     private final boolean stream;
     /** Stream transports and connected UDP sockets write bare frames; unconnected UDP writes to {@link #server}. */
     private final boolean bareFrames;
+
     private final RestCredentials credentials;
 
     private String realm;
@@ -44,8 +45,15 @@ final class ClientSession {
     private CompletableFuture<StunMessage> pending;
     private ScheduledFuture<?> retransmit;
 
-    ClientSession(Worker worker, int localIndex, int globalIndex, Channel channel, InetSocketAddress server,
-                  boolean stream, boolean connected, RestCredentials credentials) {
+    ClientSession(
+            Worker worker,
+            int localIndex,
+            int globalIndex,
+            Channel channel,
+            InetSocketAddress server,
+            boolean stream,
+            boolean connected,
+            RestCredentials credentials) {
         this.worker = worker;
         this.localIndex = localIndex;
         this.globalIndex = globalIndex;
@@ -133,17 +141,26 @@ final class ClientSession {
 
     private void scheduleRetransmit(byte[] bytes, int attempt, long startNs) {
         long delayMs = stream ? TRANSACTION_TIMEOUT_MS : RETRANSMIT_MS[Math.min(attempt, RETRANSMIT_MS.length - 1)];
-        retransmit = channel.eventLoop().schedule(() -> {
-            if (pending == null) {
-                return;
-            }
-            if (stream || System.nanoTime() - startNs > TimeUnit.MILLISECONDS.toNanos(TRANSACTION_TIMEOUT_MS)) {
-                finish(null, new TimeoutException("no answer from " + server + " for client " + globalIndex));
-                return;
-            }
-            send(bytes);
-            scheduleRetransmit(bytes, attempt + 1, startNs);
-        }, delayMs, TimeUnit.MILLISECONDS);
+        retransmit = channel.eventLoop()
+                .schedule(
+                        () -> {
+                            if (pending == null) {
+                                return;
+                            }
+                            if (stream
+                                    || System.nanoTime() - startNs
+                                            > TimeUnit.MILLISECONDS.toNanos(TRANSACTION_TIMEOUT_MS)) {
+                                finish(
+                                        null,
+                                        new TimeoutException(
+                                                "no answer from " + server + " for client " + globalIndex));
+                                return;
+                            }
+                            send(bytes);
+                            scheduleRetransmit(bytes, attempt + 1, startNs);
+                        },
+                        delayMs,
+                        TimeUnit.MILLISECONDS);
     }
 
     private void send(byte[] bytes) {
@@ -155,34 +172,47 @@ final class ClientSession {
     CompletableFuture<Void> setup(InetSocketAddress peer) {
         StunMessage probe = StunMessage.request(Stun.METHOD_ALLOCATE)
                 .addInt(Stun.ATTR_REQUESTED_TRANSPORT, Stun.PROTOCOL_UDP << 24);
-        return transact(probe, false).thenCompose(r -> {
-            if (r.errorCode() != 401) {
-                throw new IllegalStateException("expected 401 to unauthenticated Allocate, got " + describe(r));
-            }
-            realm = r.string(Stun.ATTR_REALM);
-            nonce = r.string(Stun.ATTR_NONCE);
-            if (realm == null || nonce == null) {
-                throw new IllegalStateException("401 without REALM/NONCE");
-            }
-            key = credentials.longTermKey(realm);
-            return authenticated(Stun.METHOD_ALLOCATE,
-                    m -> m.addInt(Stun.ATTR_REQUESTED_TRANSPORT, Stun.PROTOCOL_UDP << 24), true);
-        }).thenCompose(r -> {
-            StunMessage.Attribute a = r.find(Stun.ATTR_XOR_RELAYED_ADDRESS);
-            if (a == null) {
-                throw new IllegalStateException("Allocate success without XOR-RELAYED-ADDRESS");
-            }
-            relayed = Stun.decodeXorAddress(a.value(), r.transactionId());
-            return authenticated(Stun.METHOD_CREATE_PERMISSION,
-                    m -> m.add(Stun.ATTR_XOR_PEER_ADDRESS, Stun.xorAddress(peer, m.transactionId())), true);
-        }).thenCompose(r -> authenticated(Stun.METHOD_CHANNEL_BIND,
-                m -> m.add(Stun.ATTR_CHANNEL_NUMBER, ByteBuffer.allocate(4).putShort((short) CHANNEL).array())
-                        .add(Stun.ATTR_XOR_PEER_ADDRESS, Stun.xorAddress(peer, m.transactionId())), true))
+        return transact(probe, false)
+                .thenCompose(r -> {
+                    if (r.errorCode() != 401) {
+                        throw new IllegalStateException("expected 401 to unauthenticated Allocate, got " + describe(r));
+                    }
+                    realm = r.string(Stun.ATTR_REALM);
+                    nonce = r.string(Stun.ATTR_NONCE);
+                    if (realm == null || nonce == null) {
+                        throw new IllegalStateException("401 without REALM/NONCE");
+                    }
+                    key = credentials.longTermKey(realm);
+                    return authenticated(
+                            Stun.METHOD_ALLOCATE,
+                            m -> m.addInt(Stun.ATTR_REQUESTED_TRANSPORT, Stun.PROTOCOL_UDP << 24),
+                            true);
+                })
+                .thenCompose(r -> {
+                    StunMessage.Attribute a = r.find(Stun.ATTR_XOR_RELAYED_ADDRESS);
+                    if (a == null) {
+                        throw new IllegalStateException("Allocate success without XOR-RELAYED-ADDRESS");
+                    }
+                    relayed = Stun.decodeXorAddress(a.value(), r.transactionId());
+                    return authenticated(
+                            Stun.METHOD_CREATE_PERMISSION,
+                            m -> m.add(Stun.ATTR_XOR_PEER_ADDRESS, Stun.xorAddress(peer, m.transactionId())),
+                            true);
+                })
+                .thenCompose(r -> authenticated(
+                        Stun.METHOD_CHANNEL_BIND,
+                        m -> m.add(
+                                        Stun.ATTR_CHANNEL_NUMBER,
+                                        ByteBuffer.allocate(4)
+                                                .putShort((short) CHANNEL)
+                                                .array())
+                                .add(Stun.ATTR_XOR_PEER_ADDRESS, Stun.xorAddress(peer, m.transactionId())),
+                        true))
                 .thenApply(r -> null);
     }
 
-    private CompletableFuture<StunMessage> authenticated(int method, java.util.function.Consumer<StunMessage> body,
-                                                         boolean retryStaleNonce) {
+    private CompletableFuture<StunMessage> authenticated(
+            int method, java.util.function.Consumer<StunMessage> body, boolean retryStaleNonce) {
         StunMessage m = StunMessage.request(method);
         body.accept(m);
         return transact(m, true).thenCompose(r -> {

@@ -43,13 +43,48 @@ public record LoadConfig(
         boolean connectedUdp) {
 
     /** Unconnected UDP client sockets, a warm-up bounded by round trips only. */
-    public LoadConfig(InetSocketAddress server, Transport transport, int clients, int loadWorkers, int payloadBytes,
-                      int window, long roundTrips, double minSeconds, double maxSeconds, long warmupRoundTrips,
-                      long lossTimeoutMs, String secret, String realm, String user, long serverPid, String serverName,
-                      String serverVersion, int relayThreads, int repeat) {
-        this(server, transport, clients, loadWorkers, payloadBytes, window, roundTrips, minSeconds, maxSeconds,
-                warmupRoundTrips, 0, lossTimeoutMs, secret, realm, user, serverPid, serverName, serverVersion,
-                relayThreads, repeat, false);
+    public LoadConfig(
+            InetSocketAddress server,
+            Transport transport,
+            int clients,
+            int loadWorkers,
+            int payloadBytes,
+            int window,
+            long roundTrips,
+            double minSeconds,
+            double maxSeconds,
+            long warmupRoundTrips,
+            long lossTimeoutMs,
+            String secret,
+            String realm,
+            String user,
+            long serverPid,
+            String serverName,
+            String serverVersion,
+            int relayThreads,
+            int repeat) {
+        this(
+                server,
+                transport,
+                clients,
+                loadWorkers,
+                payloadBytes,
+                window,
+                roundTrips,
+                minSeconds,
+                maxSeconds,
+                warmupRoundTrips,
+                0,
+                lossTimeoutMs,
+                secret,
+                realm,
+                user,
+                serverPid,
+                serverName,
+                serverVersion,
+                relayThreads,
+                repeat,
+                false);
     }
 
     public LoadConfig {

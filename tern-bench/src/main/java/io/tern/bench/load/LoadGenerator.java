@@ -1,6 +1,7 @@
 package io.tern.bench.load;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
@@ -22,7 +23,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.buffer.ByteBuf;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
@@ -136,17 +136,38 @@ public final class LoadGenerator {
             long packets = 2 * roundTrips;
             double pps = packets / seconds;
             double genPercent = 100.0 * genCpu / seconds;
-            int capacityThreads = Math.min(config.loadWorkers(), Runtime.getRuntime().availableProcessors());
+            int capacityThreads =
+                    Math.min(config.loadWorkers(), Runtime.getRuntime().availableProcessors());
             return new RunResult(
-                    config.clients(), config.loadWorkers(), config.payloadBytes(), config.window(),
-                    roundTrips, packets, seconds, pps, pps * config.payloadBytes() * 8 / 1e6,
-                    h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
-                    setupSeconds * 1000, lost + corrupt + duplicate + unknown,
-                    config.serverName(), idleRss, loadedRss, Math.max(sampler.peakRssBytes(), loadedRss),
-                    pid > 0 ? serverCpu : -1, workloadWall, pid > 0 ? 100.0 * serverCpu / workloadWall : -1,
-                    udpSockets, config.repeat(), config.transport().label(), config.serverVersion(),
-                    config.relayThreads(), genPercent, genPercent >= 90.0 * capacityThreads,
-                    pid > 0 ? serverSystemSetup + serverSystemMeasured : -1, pid > 0 ? serverCpuSetup : -1);
+                    config.clients(),
+                    config.loadWorkers(),
+                    config.payloadBytes(),
+                    config.window(),
+                    roundTrips,
+                    packets,
+                    seconds,
+                    pps,
+                    pps * config.payloadBytes() * 8 / 1e6,
+                    h.getValueAtPercentile(50) / 1000.0,
+                    h.getValueAtPercentile(99) / 1000.0,
+                    setupSeconds * 1000,
+                    lost + corrupt + duplicate + unknown,
+                    config.serverName(),
+                    idleRss,
+                    loadedRss,
+                    Math.max(sampler.peakRssBytes(), loadedRss),
+                    pid > 0 ? serverCpu : -1,
+                    workloadWall,
+                    pid > 0 ? 100.0 * serverCpu / workloadWall : -1,
+                    udpSockets,
+                    config.repeat(),
+                    config.transport().label(),
+                    config.serverVersion(),
+                    config.relayThreads(),
+                    genPercent,
+                    genPercent >= 90.0 * capacityThreads,
+                    pid > 0 ? serverSystemSetup + serverSystemMeasured : -1,
+                    pid > 0 ? serverCpuSetup : -1);
         }
     }
 
@@ -194,14 +215,18 @@ public final class LoadGenerator {
     }
 
     private Bootstrap datagramBootstrap(EventLoop loop) {
-        Bootstrap b = new Bootstrap().group(loop)
-                .channelFactory((ChannelFactory<Channel>) () -> epoll ? new EpollDatagramChannel() : new NioDatagramChannel())
+        Bootstrap b = new Bootstrap()
+                .group(loop)
+                .channelFactory(
+                        (ChannelFactory<Channel>) () -> epoll ? new EpollDatagramChannel() : new NioDatagramChannel())
                 .option(ChannelOption.ALLOCATOR, alloc)
                 .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES);
         if (epoll) {
             b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM_BYTES)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM_BYTES * RECV_BATCH));
+                    .option(
+                            ChannelOption.RCVBUF_ALLOCATOR,
+                            new FixedRecvByteBufAllocator(MAX_DATAGRAM_BYTES * RECV_BATCH));
         }
         return b;
     }
@@ -218,28 +243,44 @@ public final class LoadGenerator {
             if (config.transport() == Transport.UDP) {
                 Bootstrap b = datagramBootstrap(w.loop).handler(new DatagramClientHandler(holder, w));
                 ch = (config.connectedUdp()
-                        ? b.connect(config.server(), new InetSocketAddress("127.0.0.1", 0))
-                        : b.bind(new InetSocketAddress("127.0.0.1", 0))).sync().channel();
+                                ? b.connect(config.server(), new InetSocketAddress("127.0.0.1", 0))
+                                : b.bind(new InetSocketAddress("127.0.0.1", 0)))
+                        .sync()
+                        .channel();
             } else {
-                ch = new Bootstrap().group(w.loop)
-                        .channelFactory((ChannelFactory<Channel>) () -> epoll ? new EpollSocketChannel() : new NioSocketChannel())
+                ch = new Bootstrap()
+                        .group(w.loop)
+                        .channelFactory((ChannelFactory<Channel>)
+                                () -> epoll ? new EpollSocketChannel() : new NioSocketChannel())
                         .option(ChannelOption.ALLOCATOR, alloc)
                         .option(ChannelOption.TCP_NODELAY, true)
                         .handler(new ChannelInitializer<>() {
                             @Override
                             protected void initChannel(Channel c) {
                                 if (ssl != null) {
-                                    c.pipeline().addLast(ssl.newHandler(c.alloc(),
-                                            config.server().getHostString(), config.server().getPort()));
+                                    c.pipeline()
+                                            .addLast(ssl.newHandler(
+                                                    c.alloc(),
+                                                    config.server().getHostString(),
+                                                    config.server().getPort()));
                                 }
                                 c.pipeline().addLast(new StreamFramer(), new StreamClientHandler(holder, w));
                             }
                         })
-                        .connect(config.server()).sync().channel();
+                        .connect(config.server())
+                        .sync()
+                        .channel();
             }
             channels.add(ch);
-            ClientSession s = new ClientSession(w, w.clients.size(), i, ch, config.server(),
-                    config.transport().stream(), config.connectedUdp(), creds);
+            ClientSession s = new ClientSession(
+                    w,
+                    w.clients.size(),
+                    i,
+                    ch,
+                    config.server(),
+                    config.transport().stream(),
+                    config.connectedUdp(),
+                    creds);
             holder[0] = s;
             w.clients.add(s);
             all.add(s);
@@ -261,7 +302,9 @@ public final class LoadGenerator {
 
     private static SslContext clientSsl() throws SSLException {
         // Loopback benchmark against a self-signed certificate generated for the run.
-        return SslContextBuilder.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE).build();
+        return SslContextBuilder.forClient()
+                .trustManager(InsecureTrustManagerFactory.INSTANCE)
+                .build();
     }
 
     /** Echoes every datagram back to its sender (the relay address), flushing once per read batch. */

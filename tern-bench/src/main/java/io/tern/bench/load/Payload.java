@@ -62,10 +62,21 @@ public final class Payload {
         return (int) crc.getValue();
     }
 
-    public static int worker(byte[] b, int offset) { return getShort(b, offset + WORKER_OFFSET); }
-    public static int slot(byte[] b, int offset) { return getShort(b, offset + SLOT_OFFSET); }
-    public static long sequence(byte[] b, int offset) { return getLong(b, offset + SEQUENCE_OFFSET); }
-    public static int client(byte[] b, int offset) { return getInt(b, offset + CLIENT_OFFSET); }
+    public static int worker(byte[] b, int offset) {
+        return getShort(b, offset + WORKER_OFFSET);
+    }
+
+    public static int slot(byte[] b, int offset) {
+        return getShort(b, offset + SLOT_OFFSET);
+    }
+
+    public static long sequence(byte[] b, int offset) {
+        return getLong(b, offset + SEQUENCE_OFFSET);
+    }
+
+    public static int client(byte[] b, int offset) {
+        return getInt(b, offset + CLIENT_OFFSET);
+    }
 
     static void putShort(byte[] b, int o, int v) {
         b[o] = (byte) (v >>> 8);

@@ -118,9 +118,12 @@ public final class ProcStats {
         Path tasks = Path.of("/proc", Long.toString(pid), "task");
         try (Stream<Path> s = Files.list(tasks)) {
             return s.flatMap(t -> {
-                String text = read(t.resolve("children")).trim();
-                return text.isEmpty() ? Stream.empty() : Stream.of(text.split("\\s+")).map(Long::parseLong);
-            }).toList();
+                        String text = read(t.resolve("children")).trim();
+                        return text.isEmpty()
+                                ? Stream.empty()
+                                : Stream.of(text.split("\\s+")).map(Long::parseLong);
+                    })
+                    .toList();
         } catch (IOException e) {
             return List.of();
         }
@@ -129,12 +132,13 @@ public final class ProcStats {
     private static List<String> fdTargets(Path fdDir) {
         try (Stream<Path> s = Files.list(fdDir)) {
             return s.map(p -> {
-                try {
-                    return Files.readSymbolicLink(p).toString();
-                } catch (IOException e) {
-                    return ""; // fd closed between list and readlink
-                }
-            }).toList();
+                        try {
+                            return Files.readSymbolicLink(p).toString();
+                        } catch (IOException e) {
+                            return ""; // fd closed between list and readlink
+                        }
+                    })
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -45,13 +45,35 @@ public record RunResult(
 
     /** Field names in output order: the reference's, then Tern's additions. */
     public static final List<String> FIELDS = List.of(
-            "clients", "load_workers", "payload_bytes", "window", "round_trips",
-            "delivered_forwarded_packets", "seconds", "packets_per_second", "payload_mbps",
-            "round_trip_p50_us", "round_trip_p99_us", "setup_ms", "loss_or_corruption", "server",
-            "idle_rss_bytes", "loaded_rss_bytes", "peak_sampled_rss_bytes", "server_cpu_seconds",
-            "total_workload_wall_seconds", "server_cpu_percent", "loaded_udp_sockets", "repeat",
-            "transport", "server_version", "relay_threads", "generator_cpu_percent", "generator_saturated",
-            "server_system_cpu_seconds", "server_setup_cpu_seconds");
+            "clients",
+            "load_workers",
+            "payload_bytes",
+            "window",
+            "round_trips",
+            "delivered_forwarded_packets",
+            "seconds",
+            "packets_per_second",
+            "payload_mbps",
+            "round_trip_p50_us",
+            "round_trip_p99_us",
+            "setup_ms",
+            "loss_or_corruption",
+            "server",
+            "idle_rss_bytes",
+            "loaded_rss_bytes",
+            "peak_sampled_rss_bytes",
+            "server_cpu_seconds",
+            "total_workload_wall_seconds",
+            "server_cpu_percent",
+            "loaded_udp_sockets",
+            "repeat",
+            "transport",
+            "server_version",
+            "relay_threads",
+            "generator_cpu_percent",
+            "generator_saturated",
+            "server_system_cpu_seconds",
+            "server_setup_cpu_seconds");
 
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -92,11 +114,36 @@ public record RunResult(
     }
 
     public RunResult withRepeat(int newRepeat) {
-        return new RunResult(clients, loadWorkers, payloadBytes, window, roundTrips, deliveredForwardedPackets,
-                seconds, packetsPerSecond, payloadMbps, roundTripP50Us, roundTripP99Us, setupMs, lossOrCorruption,
-                server, idleRssBytes, loadedRssBytes, peakSampledRssBytes, serverCpuSeconds,
-                totalWorkloadWallSeconds, serverCpuPercent, loadedUdpSockets, newRepeat, transport, serverVersion,
-                relayThreads, generatorCpuPercent, generatorSaturated, serverSystemCpuSeconds, serverSetupCpuSeconds);
+        return new RunResult(
+                clients,
+                loadWorkers,
+                payloadBytes,
+                window,
+                roundTrips,
+                deliveredForwardedPackets,
+                seconds,
+                packetsPerSecond,
+                payloadMbps,
+                roundTripP50Us,
+                roundTripP99Us,
+                setupMs,
+                lossOrCorruption,
+                server,
+                idleRssBytes,
+                loadedRssBytes,
+                peakSampledRssBytes,
+                serverCpuSeconds,
+                totalWorkloadWallSeconds,
+                serverCpuPercent,
+                loadedUdpSockets,
+                newRepeat,
+                transport,
+                serverVersion,
+                relayThreads,
+                generatorCpuPercent,
+                generatorSaturated,
+                serverSystemCpuSeconds,
+                serverSetupCpuSeconds);
     }
 
     static double round(double v, int places) {

@@ -18,7 +18,12 @@ import java.util.function.IntConsumer;
  */
 public final class SequenceTracker {
     /** Outcome of {@link #onEcho}. */
-    public enum Outcome { COMPLETE, LATE, DUPLICATE, UNKNOWN }
+    public enum Outcome {
+        COMPLETE,
+        LATE,
+        DUPLICATE,
+        UNKNOWN
+    }
 
     private final long[] slotSequence;
     private final long[] slotSentNs;
@@ -114,16 +119,45 @@ public final class SequenceTracker {
         complete = lost = late = duplicate = reordered = corrupt = unknown = 0;
     }
 
-    public boolean isOutstanding(int slot) { return slotOutstanding[slot]; }
-    public int outstanding() { return outstanding; }
-    public int slots() { return slotSequence.length; }
-    public long complete() { return complete; }
-    public long lost() { return lost; }
-    public long late() { return late; }
-    public long duplicate() { return duplicate; }
-    public long reordered() { return reordered; }
-    public long corruptCount() { return corrupt; }
-    public long unknown() { return unknown; }
+    public boolean isOutstanding(int slot) {
+        return slotOutstanding[slot];
+    }
+
+    public int outstanding() {
+        return outstanding;
+    }
+
+    public int slots() {
+        return slotSequence.length;
+    }
+
+    public long complete() {
+        return complete;
+    }
+
+    public long lost() {
+        return lost;
+    }
+
+    public long late() {
+        return late;
+    }
+
+    public long duplicate() {
+        return duplicate;
+    }
+
+    public long reordered() {
+        return reordered;
+    }
+
+    public long corruptCount() {
+        return corrupt;
+    }
+
+    public long unknown() {
+        return unknown;
+    }
 
     @Override
     public String toString() {

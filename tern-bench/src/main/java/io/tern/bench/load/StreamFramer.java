@@ -13,7 +13,8 @@ final class StreamFramer extends ByteToMessageDecoder {
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         while (in.readableBytes() >= 4) {
             int r = in.readerIndex();
-            int frameBytes = ChannelData.streamFrameBytes(in.getByte(r), in.getByte(r + 1), in.getByte(r + 2), in.getByte(r + 3));
+            int frameBytes = ChannelData.streamFrameBytes(
+                    in.getByte(r), in.getByte(r + 1), in.getByte(r + 2), in.getByte(r + 3));
             if (frameBytes < 0) {
                 throw new CorruptedFrameException("neither STUN nor ChannelData on the stream");
             }

@@ -2,7 +2,9 @@ package io.tern.bench.load;
 
 /** Client-to-server transport. The relayed leg (relay to peer) is always UDP. */
 public enum Transport {
-    UDP, TCP, TLS;
+    UDP,
+    TCP,
+    TLS;
 
     public boolean stream() {
         return this != UDP;

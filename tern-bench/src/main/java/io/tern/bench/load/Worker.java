@@ -73,7 +73,8 @@ final class Worker {
         loop.execute(() -> {
             if (tracker == null) {
                 tracker = new SequenceTracker(config.window(), clients.size());
-                expiryTask = loop.scheduleAtFixedRate(this::expire, EXPIRY_TICK_MS, EXPIRY_TICK_MS, TimeUnit.MILLISECONDS);
+                expiryTask =
+                        loop.scheduleAtFixedRate(this::expire, EXPIRY_TICK_MS, EXPIRY_TICK_MS, TimeUnit.MILLISECONDS);
             }
             tracker.resetCounters();
             histogram = new Histogram(MAX_LATENCY_NS, 3);
@@ -152,13 +153,17 @@ final class Worker {
         if (tracker == null) {
             return; // echo of nothing we sent: cannot happen before the first phase
         }
-        if (channel != ClientSession.CHANNEL || n > frame.readableBytes() - ChannelData.HEADER_BYTES || n > rxScratch.length) {
+        if (channel != ClientSession.CHANNEL
+                || n > frame.readableBytes() - ChannelData.HEADER_BYTES
+                || n > rxScratch.length) {
             tracker.corrupt();
             return;
         }
         frame.getBytes(r + ChannelData.HEADER_BYTES, rxScratch, 0, n);
-        if (n != config.payloadBytes() || !payload.verify(rxScratch, 0, n)
-                || Payload.worker(rxScratch, 0) != id || Payload.client(rxScratch, 0) != c.localIndex) {
+        if (n != config.payloadBytes()
+                || !payload.verify(rxScratch, 0, n)
+                || Payload.worker(rxScratch, 0) != id
+                || Payload.client(rxScratch, 0) != c.localIndex) {
             tracker.corrupt();
             return;
         }

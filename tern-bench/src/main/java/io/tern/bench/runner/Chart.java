@@ -19,14 +19,16 @@ import javax.imageio.ImageIO;
 
 /** Grouped bar chart (Java2D, headless): median packets/s and p99 per cell, one bar per server. */
 final class Chart {
-    private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0x9467bd)};
+    private static final Color[] COLORS = {
+        new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0x9467bd)
+    };
 
     private Chart() {}
 
     static void write(Map<String, Map<String, Summary.Medians>> cells, String title, Path png) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        List<String> servers = new ArrayList<>(new TreeSet<>(cells.values().stream()
-                .flatMap(m -> m.keySet().stream()).toList()));
+        List<String> servers = new ArrayList<>(new TreeSet<>(
+                cells.values().stream().flatMap(m -> m.keySet().stream()).toList()));
         List<String> keys = new ArrayList<>(cells.keySet());
         int panelH = 320;
         int labelH = 150;
@@ -48,17 +50,43 @@ final class Chart {
             g.setColor(Color.BLACK);
             g.drawString(servers.get(i), width - 182, 25 + i * 16);
         }
-        panel(g, cells, keys, servers, "median packets/s (higher is better)", Summary.Medians::packetsPerSecond,
-                60, panelH, labelH, width);
-        panel(g, cells, keys, servers, "median round-trip p99 µs (lower is better)", Summary.Medians::p99Us,
-                60 + panelH + labelH, panelH, labelH, width);
+        panel(
+                g,
+                cells,
+                keys,
+                servers,
+                "median packets/s (higher is better)",
+                Summary.Medians::packetsPerSecond,
+                60,
+                panelH,
+                labelH,
+                width);
+        panel(
+                g,
+                cells,
+                keys,
+                servers,
+                "median round-trip p99 µs (lower is better)",
+                Summary.Medians::p99Us,
+                60 + panelH + labelH,
+                panelH,
+                labelH,
+                width);
         g.dispose();
         ImageIO.write(img, "png", png.toFile());
     }
 
-    private static void panel(Graphics2D g, Map<String, Map<String, Summary.Medians>> cells, List<String> keys,
-                              List<String> servers, String caption, ToDoubleFunction<Summary.Medians> metric,
-                              int top, int panelH, int labelH, int width) {
+    private static void panel(
+            Graphics2D g,
+            Map<String, Map<String, Summary.Medians>> cells,
+            List<String> keys,
+            List<String> servers,
+            String caption,
+            ToDoubleFunction<Summary.Medians> metric,
+            int top,
+            int panelH,
+            int labelH,
+            int width) {
         int left = 80;
         int plotTop = top + 24;
         int plotH = panelH - 30;

@@ -38,7 +38,9 @@ final class Coturn extends ServerKind {
                 return "unknown";
             }
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            return out.isEmpty() ? "unknown" : out.lines().findFirst().orElse("unknown").trim();
+            return out.isEmpty()
+                    ? "unknown"
+                    : out.lines().findFirst().orElse("unknown").trim();
         } catch (IOException e) {
             return "unknown";
         } catch (InterruptedException e) {
@@ -55,12 +57,20 @@ final class Coturn extends ServerKind {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        List<String> c = new ArrayList<>(List.of(binary,
-                "-c", conf.toString(),
-                "--pidfile", s.runDir().resolve("turnserver.pid").toString(),
-                "--userdb", s.runDir().resolve("turndb").toString(),
-                "--no-stdout-log", "--log-file", s.runDir().resolve("turnserver.log").toString(), "--simple-log",
-                "--no-cli", "--no-dtls"));
+        List<String> c = new ArrayList<>(List.of(
+                binary,
+                "-c",
+                conf.toString(),
+                "--pidfile",
+                s.runDir().resolve("turnserver.pid").toString(),
+                "--userdb",
+                s.runDir().resolve("turndb").toString(),
+                "--no-stdout-log",
+                "--log-file",
+                s.runDir().resolve("turnserver.log").toString(),
+                "--simple-log",
+                "--no-cli",
+                "--no-dtls"));
         c.addAll(commonOptions(s));
         return c;
     }

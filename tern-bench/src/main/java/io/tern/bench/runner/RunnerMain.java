@@ -38,7 +38,10 @@ import picocli.CommandLine.Option;
  * within each cell and repeat, results appended to a JSONL file, then a Markdown summary and a
  * PNG chart. All traffic is on 127.0.0.1.
  */
-@Command(name = "bench/run", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "bench/run",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Tern vs coturn TURN relay benchmark over loopback.")
 public final class RunnerMain implements Callable<Integer> {
     private static final int MIN_RELAY_PORT = 50000;
@@ -46,45 +49,111 @@ public final class RunnerMain implements Callable<Integer> {
 
     @Option(names = "--quick", description = "small subset for development (about two minutes with both servers)")
     boolean quick;
+
     @Option(names = "--servers", split = ",", description = "tern and/or coturn, in run order (default: tern,coturn)")
     List<String> servers = List.of("tern", "coturn");
-    @Option(names = "--clients", split = ",") List<Integer> clients;
-    @Option(names = "--payloads", split = ",") List<Integer> payloads;
-    @Option(names = "--transports", split = ",") List<String> transports;
-    @Option(names = "--relay-threads", split = ",", description = "relay thread counts; >1 only for cells with >1 client")
+
+    @Option(names = "--clients", split = ",")
+    List<Integer> clients;
+
+    @Option(names = "--payloads", split = ",")
+    List<Integer> payloads;
+
+    @Option(names = "--transports", split = ",")
+    List<String> transports;
+
+    @Option(
+            names = "--relay-threads",
+            split = ",",
+            description = "relay thread counts; >1 only for cells with >1 client")
     List<Integer> relayThreads;
-    @Option(names = "--repeats") Integer repeats;
-    @Option(names = "--window", description = "packets in flight per load worker (default: 8 in total for one client, "
-            + "32 in total otherwise, divided among the load workers)")
+
+    @Option(names = "--repeats")
+    Integer repeats;
+
+    @Option(
+            names = "--window",
+            description = "packets in flight per load worker (default: 8 in total for one client, "
+                    + "32 in total otherwise, divided among the load workers)")
     Integer window;
-    @Option(names = "--load-workers", defaultValue = "0",
+
+    @Option(
+            names = "--load-workers",
+            defaultValue = "0",
             description = "0: half the CPUs, at least 1, at most the clients (1 on a 2-CPU machine)")
     int loadWorkers;
-    @Option(names = "--connected-udp", description = "connect UDP client sockets to the server (default: sendto on "
-            + "unconnected sockets)") boolean connectedUdp;
-    @Option(names = "--round-trips") Long roundTrips;
-    @Option(names = "--min-seconds") Double minSeconds;
-    @Option(names = "--warmup-round-trips") Long warmupRoundTrips;
-    @Option(names = "--warmup-seconds", description = "minimum warm-up per run (default 5 s, quick 3 s): "
-            + "Tern's JIT compiler works for about 5 s after load starts") Double warmupSeconds;
-    @Option(names = "--max-seconds", defaultValue = "60", description = "hard bound per phase") double maxSeconds;
-    @Option(names = "--loss-timeout-ms", defaultValue = "1000") long lossTimeoutMs;
-    @Option(names = "--repo-root", defaultValue = ".") Path repoRoot;
-    @Option(names = "--out", description = "results directory (default <repo>/bench/results)") Path out;
-    @Option(names = "--name", description = "file stem (default <date>-<host>, plus -quick for --quick)") String name;
-    @Option(names = "--tern-command", defaultValue = "./tern turn",
-            description = "launcher and subcommand; must exec the JVM (default: ${DEFAULT-VALUE})") String ternCommand;
-    @Option(names = "--tern-transports", split = ",", defaultValue = "udp,tcp,tls",
-            description = "transports Tern is asked to serve; others are skipped and noted") List<String> ternTransports;
-    @Option(names = "--tern-snapshot", negatable = true, defaultValue = "true", fallbackValue = "true",
+
+    @Option(
+            names = "--connected-udp",
+            description = "connect UDP client sockets to the server (default: sendto on " + "unconnected sockets)")
+    boolean connectedUdp;
+
+    @Option(names = "--round-trips")
+    Long roundTrips;
+
+    @Option(names = "--min-seconds")
+    Double minSeconds;
+
+    @Option(names = "--warmup-round-trips")
+    Long warmupRoundTrips;
+
+    @Option(
+            names = "--warmup-seconds",
+            description = "minimum warm-up per run (default 5 s, quick 3 s): "
+                    + "Tern's JIT compiler works for about 5 s after load starts")
+    Double warmupSeconds;
+
+    @Option(names = "--max-seconds", defaultValue = "60", description = "hard bound per phase")
+    double maxSeconds;
+
+    @Option(names = "--loss-timeout-ms", defaultValue = "1000")
+    long lossTimeoutMs;
+
+    @Option(names = "--repo-root", defaultValue = ".")
+    Path repoRoot;
+
+    @Option(names = "--out", description = "results directory (default <repo>/bench/results)")
+    Path out;
+
+    @Option(names = "--name", description = "file stem (default <date>-<host>, plus -quick for --quick)")
+    String name;
+
+    @Option(
+            names = "--tern-command",
+            defaultValue = "./tern turn",
+            description = "launcher and subcommand; must exec the JVM (default: ${DEFAULT-VALUE})")
+    String ternCommand;
+
+    @Option(
+            names = "--tern-transports",
+            split = ",",
+            defaultValue = "udp,tcp,tls",
+            description = "transports Tern is asked to serve; others are skipped and noted")
+    List<String> ternTransports;
+
+    @Option(
+            names = "--tern-snapshot",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
             description = "run Tern from a frozen copy of its build, made once before the matrix (default: on; "
                     + "--no-tern-snapshot runs the repository's launcher, which rebuilds whenever any source changes)")
     boolean ternSnapshot;
-    @Option(names = "--tern-build-timeout-ms", defaultValue = "900000",
-            description = "bound on the launcher's own build before the snapshot is taken") long ternBuildTimeoutMs;
-    @Option(names = "--turnserver", defaultValue = "/usr/bin/turnserver") String turnserver;
-    @Option(names = "--ready-timeout-ms", defaultValue = "30000") long readyTimeoutMs;
-    @Option(names = "--summarize", description = "only rebuild the .md and .png from this JSONL file") Path summarize;
+
+    @Option(
+            names = "--tern-build-timeout-ms",
+            defaultValue = "900000",
+            description = "bound on the launcher's own build before the snapshot is taken")
+    long ternBuildTimeoutMs;
+
+    @Option(names = "--turnserver", defaultValue = "/usr/bin/turnserver")
+    String turnserver;
+
+    @Option(names = "--ready-timeout-ms", defaultValue = "30000")
+    long readyTimeoutMs;
+
+    @Option(names = "--summarize", description = "only rebuild the .md and .png from this JSONL file")
+    Path summarize;
 
     private final List<String> notes = new ArrayList<>();
     private final Set<String> warnedComm = new LinkedHashSet<>();
@@ -94,7 +163,10 @@ public final class RunnerMain implements Callable<Integer> {
         repoRoot = repoRoot.toAbsolutePath().normalize();
         if (summarize != null) {
             String stem = summarize.getFileName().toString().replaceFirst("\\.jsonl$", "");
-            writeReports(summarize, summarize.resolveSibling(stem + ".md"), summarize.resolveSibling(stem + ".png"),
+            writeReports(
+                    summarize,
+                    summarize.resolveSibling(stem + ".md"),
+                    summarize.resolveSibling(stem + ".png"),
                     List.of("Rebuilt from `" + summarize.getFileName() + "`."));
             return 0;
         }
@@ -114,7 +186,8 @@ public final class RunnerMain implements Callable<Integer> {
         if (transports.contains("tls")) {
             selfSignedCertificate(cert, key);
         }
-        String secret = HexFormat.of().formatHex(SecureRandom.getInstanceStrong().generateSeed(16));
+        String secret =
+                HexFormat.of().formatHex(SecureRandom.getInstanceStrong().generateSeed(16));
         String realm = "tern.bench";
         List<Cell> cells = cells();
         int totalRuns = cells.size() * repeats * kinds.size();
@@ -123,32 +196,45 @@ public final class RunnerMain implements Callable<Integer> {
         int run = 0;
         Set<String> skipped = new LinkedHashSet<>();
         primeGenerator(kinds, cells, secret, realm, tmp, cert, key);
-        try (BufferedWriter w = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (BufferedWriter w = Files.newBufferedWriter(
+                jsonl, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (Cell cell : cells) {
                 for (int rep = 1; rep <= repeats; rep++) {
                     for (ServerKind kind : kinds) {
                         run++;
                         if (!kind.supports(cell.transport())) {
                             if (skipped.add(kind.name() + " " + cell.transport().label())) {
-                                notes.add("skipped: " + kind.name() + " over " + cell.transport().label()
-                                        + " (not supported by this configuration)");
+                                notes.add("skipped: " + kind.name() + " over "
+                                        + cell.transport().label() + " (not supported by this configuration)");
                             }
                             continue;
                         }
                         Path runDir = tmp.resolve(String.format(Locale.ROOT, "run-%04d-%s", run, kind.name()));
                         Files.createDirectories(runDir);
-                        String prefix = String.format(Locale.ROOT, "[%d/%d] %-6s %-24s rep %d: ", run, totalRuns,
-                                kind.name(), cell.label(), rep);
+                        String prefix = String.format(
+                                Locale.ROOT,
+                                "[%d/%d] %-6s %-24s rep %d: ",
+                                run,
+                                totalRuns,
+                                kind.name(),
+                                cell.label(),
+                                rep);
                         try {
                             RunResult r = runOne(kind, cell, rep, secret, realm, runDir, cert, key);
                             w.write(r.toJson());
                             w.newLine();
                             w.flush();
-                            System.err.printf(Locale.ROOT, "%s%,.0f pkt/s p50 %.0f µs p99 %.0f µs server CPU %.0f%% gen CPU %.0f%%%s loss %d%n",
-                                    prefix, r.packetsPerSecond(), r.roundTripP50Us(), r.roundTripP99Us(),
-                                    r.serverCpuPercent(), r.generatorCpuPercent(),
-                                    r.generatorSaturated() ? " (GENERATOR SATURATED)" : "", r.lossOrCorruption());
+                            System.err.printf(
+                                    Locale.ROOT,
+                                    "%s%,.0f pkt/s p50 %.0f µs p99 %.0f µs server CPU %.0f%% gen CPU %.0f%%%s loss %d%n",
+                                    prefix,
+                                    r.packetsPerSecond(),
+                                    r.roundTripP50Us(),
+                                    r.roundTripP99Us(),
+                                    r.serverCpuPercent(),
+                                    r.generatorCpuPercent(),
+                                    r.generatorSaturated() ? " (GENERATOR SATURATED)" : "",
+                                    r.lossOrCorruption());
                         } catch (Exception e) {
                             String msg = "failed: " + kind.name() + " " + cell.label() + " rep " + rep + ": " + e;
                             notes.add(msg);
@@ -163,23 +249,30 @@ public final class RunnerMain implements Callable<Integer> {
         List<String> preamble = new ArrayList<>(List.of(
                 "- date: " + LocalDate.now() + ", host: " + hostName(),
                 "- machine: " + cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " logical CPUs, "
-                        + "kernel " + Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim()
+                        + "kernel "
+                        + Files.readString(Path.of("/proc/sys/kernel/osrelease"))
+                                .trim()
                         + ", JDK " + Runtime.version(),
                 "- load average before: " + loadBefore + "; after: " + loadAfter,
                 String.format(Locale.ROOT, "- wall time: %.1f min for %d planned runs", minutes, totalRuns),
                 "- command: `bench/run " + String.join(" ", commandLine) + "`",
                 "- method: TURN ChannelData in both directions over loopback, closed loop; "
-                        + (window != null ? "window " + window + " per load worker"
+                        + (window != null
+                                ? "window " + window + " per load worker"
                                 : "8 packets in flight for one client, 32 for more, divided among the load workers "
-                                        + "(w x lw in the cell key)") + "; each measured phase >= " + roundTrips + " round trips and >= " + minSeconds
-                        + " s after an uncounted warm-up of >= " + warmupRoundTrips + " round trips and >= " + warmupSeconds
+                                        + "(w x lw in the cell key)")
+                        + "; each measured phase >= " + roundTrips + " round trips and >= " + minSeconds
+                        + " s after an uncounted warm-up of >= " + warmupRoundTrips + " round trips and >= "
+                        + warmupSeconds
                         + " s (which keeps the JVM's JIT compilation of the relay path out of the measurement); a fresh server process "
                         + "per run, servers alternating within each cell; " + repeats + " repeats. Server CPU and "
                         + "`total_workload_wall_seconds` cover allocation setup plus the measured phase (not the warm-up); "
                         + "RSS is VmRSS from /proc (kernel socket memory excluded), peak sampled every 50 ms. "
                         + "The load generator runs on the same machine and its CPU is reported; on a small machine it "
                         + "competes with the server for cores."
-                        + (connectedUdp ? " UDP client sockets were connect(2)ed to the server (--connected-udp)." : ""),
+                        + (connectedUdp
+                                ? " UDP client sockets were connect(2)ed to the server (--connected-udp)."
+                                : ""),
                 "- raw results: `" + jsonl.getFileName() + "`"));
         writeReports(jsonl, dir.resolve(stem + ".md"), dir.resolve(stem + ".png"), preamble);
         System.err.printf(Locale.ROOT, "wrote %s, %s.md, %s.png in %.1f min%n", jsonl, stem, stem, minutes);
@@ -192,8 +285,8 @@ public final class RunnerMain implements Callable<Integer> {
      * One unrecorded run before the matrix, so that the first recorded run (of whichever server
      * comes first) does not pay for the generator's JIT compilation and buffer-pool growth.
      */
-    private void primeGenerator(List<ServerKind> kinds, List<Cell> cells, String secret, String realm, Path tmp,
-                                Path cert, Path key) {
+    private void primeGenerator(
+            List<ServerKind> kinds, List<Cell> cells, String secret, String realm, Path tmp, Path cert, Path key) {
         for (Cell cell : cells) {
             for (ServerKind kind : kinds) {
                 if (!kind.supports(cell.transport())) {
@@ -221,8 +314,10 @@ public final class RunnerMain implements Callable<Integer> {
             }
         }
         String title = "Tern vs coturn relay benchmark: " + jsonl.getFileName();
-        Files.writeString(md, Summary.markdown(title, preamble, rows, notes)
-                + "\n![packets/s and p99 per cell](" + png.getFileName() + ")\n");
+        Files.writeString(
+                md,
+                Summary.markdown(title, preamble, rows, notes) + "\n![packets/s and p99 per cell](" + png.getFileName()
+                        + ")\n");
         Chart.write(Summary.medians(rows), title, png);
     }
 
@@ -248,7 +343,8 @@ public final class RunnerMain implements Callable<Integer> {
             warmupRoundTrips = warmupRoundTrips != null ? warmupRoundTrips : 20_000L;
             warmupSeconds = warmupSeconds != null ? warmupSeconds : 5.0;
         }
-        transports = transports.stream().map(s -> s.trim().toLowerCase(Locale.ROOT)).toList();
+        transports =
+                transports.stream().map(s -> s.trim().toLowerCase(Locale.ROOT)).toList();
     }
 
     private static <T> List<T> or(List<T> given, List<T> fallback) {
@@ -299,8 +395,12 @@ public final class RunnerMain implements Callable<Integer> {
                     List<String> command = launcher;
                     if (ternSnapshot) {
                         System.err.println("bench/run: letting " + exe + " build if it needs to, then freezing a copy");
-                        TernSnapshot snap = TernSnapshot.create(repoRoot, exe, tmp.resolve("tern-snapshot"),
-                                ternBuildTimeoutMs, tmp.resolve("tern-build.log"));
+                        TernSnapshot snap = TernSnapshot.create(
+                                repoRoot,
+                                exe,
+                                tmp.resolve("tern-snapshot"),
+                                ternBuildTimeoutMs,
+                                tmp.resolve("tern-build.log"));
                         command = new ArrayList<>(launcher);
                         command.set(0, snap.launcher().toString());
                         build = snap.description();
@@ -312,7 +412,8 @@ public final class RunnerMain implements Callable<Integer> {
                         notes.add("warning: Tern was built from a working tree with uncommitted main sources: "
                                 + String.join(", ", dirty));
                     }
-                    kinds.add(new Tern(command, repoRoot, ts, build + (dirty.isEmpty() ? "" : ", uncommitted changes")));
+                    kinds.add(
+                            new Tern(command, repoRoot, ts, build + (dirty.isEmpty() ? "" : ", uncommitted changes")));
                 }
                 default -> {
                     System.err.println("bench/run: unknown server " + s);
@@ -323,22 +424,41 @@ public final class RunnerMain implements Callable<Integer> {
         return kinds;
     }
 
-    private RunResult runOne(ServerKind kind, Cell cell, int rep, String secret, String realm, Path runDir,
-                             Path cert, Path key) throws Exception {
+    private RunResult runOne(
+            ServerKind kind, Cell cell, int rep, String secret, String realm, Path runDir, Path cert, Path key)
+            throws Exception {
         int port = freePort(34000, 34999);
         int tlsPort = freePort(35000, 35999);
-        ServerKind.Settings s = new ServerKind.Settings(cell, port, tlsPort, MIN_RELAY_PORT, MAX_RELAY_PORT,
-                secret, realm, runDir, cert, key);
+        ServerKind.Settings s = new ServerKind.Settings(
+                cell, port, tlsPort, MIN_RELAY_PORT, MAX_RELAY_PORT, secret, realm, runDir, cert, key);
         List<String> cmd = kind.command(s);
         Files.writeString(runDir.resolve("command.txt"), String.join(" ", cmd) + "\n");
         String version = kind.version();
         System.gc();
-        try (ServerProcess server = ServerProcess.start(cmd, repoRoot, runDir.resolve("stdout.log"),
-                cell.transport(), s.clientPort(), readyTimeoutMs)) {
-            LoadConfig c = new LoadConfig(new InetSocketAddress("127.0.0.1", s.clientPort()), cell.transport(),
-                    cell.clients(), cell.loadWorkers(), cell.payloadBytes(), cell.window(), roundTrips, minSeconds,
-                    maxSeconds, warmupRoundTrips, warmupSeconds, lossTimeoutMs, secret, realm, "bench", server.pid(), kind.name(),
-                    version, cell.relayThreads(), rep, connectedUdp);
+        try (ServerProcess server = ServerProcess.start(
+                cmd, repoRoot, runDir.resolve("stdout.log"), cell.transport(), s.clientPort(), readyTimeoutMs)) {
+            LoadConfig c = new LoadConfig(
+                    new InetSocketAddress("127.0.0.1", s.clientPort()),
+                    cell.transport(),
+                    cell.clients(),
+                    cell.loadWorkers(),
+                    cell.payloadBytes(),
+                    cell.window(),
+                    roundTrips,
+                    minSeconds,
+                    maxSeconds,
+                    warmupRoundTrips,
+                    warmupSeconds,
+                    lossTimeoutMs,
+                    secret,
+                    realm,
+                    "bench",
+                    server.pid(),
+                    kind.name(),
+                    version,
+                    cell.relayThreads(),
+                    rep,
+                    connectedUdp);
             String comm = io.tern.bench.load.ProcStats.comm(server.pid());
             if (kind instanceof Tern && !comm.equals("java") && warnedComm.add(comm)) {
                 notes.add("warning: Tern's measured PID " + server.pid() + " is '" + comm
@@ -346,8 +466,10 @@ public final class RunnerMain implements Callable<Integer> {
             }
             LoadGenerator g = new LoadGenerator(c);
             RunResult r = g.run();
-            Files.writeString(runDir.resolve("counters.txt"), g.diagnostics() + "\nserver pid " + server.pid()
-                    + " comm " + io.tern.bench.load.ProcStats.comm(server.pid()) + "\n");
+            Files.writeString(
+                    runDir.resolve("counters.txt"),
+                    g.diagnostics() + "\nserver pid " + server.pid() + " comm "
+                            + io.tern.bench.load.ProcStats.comm(server.pid()) + "\n");
             return r;
         }
     }
@@ -357,7 +479,8 @@ public final class RunnerMain implements Callable<Integer> {
         InetAddress lo = InetAddress.getLoopbackAddress();
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = from + (int) (Math.random() * (to - from + 1));
-            try (ServerSocket t = new ServerSocket(port, 1, lo); DatagramSocket u = new DatagramSocket(port, lo)) {
+            try (ServerSocket t = new ServerSocket(port, 1, lo);
+                    DatagramSocket u = new DatagramSocket(port, lo)) {
                 t.setReuseAddress(true);
                 return port;
             } catch (IOException busy) {
@@ -368,10 +491,26 @@ public final class RunnerMain implements Callable<Integer> {
     }
 
     private static void selfSignedCertificate(Path cert, Path key) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
-                "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key.toString(), "-out", cert.toString(),
-                "-days", "2", "-subj", "/CN=localhost").redirectErrorStream(true)
-                .redirectOutput(cert.resolveSibling("openssl.log").toFile()).start();
+        Process p = new ProcessBuilder(
+                        "openssl",
+                        "req",
+                        "-x509",
+                        "-newkey",
+                        "ec",
+                        "-pkeyopt",
+                        "ec_paramgen_curve:prime256v1",
+                        "-nodes",
+                        "-keyout",
+                        key.toString(),
+                        "-out",
+                        cert.toString(),
+                        "-days",
+                        "2",
+                        "-subj",
+                        "/CN=localhost")
+                .redirectErrorStream(true)
+                .redirectOutput(cert.resolveSibling("openssl.log").toFile())
+                .start();
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IOException("openssl failed to create a self-signed certificate");
         }
@@ -388,8 +527,11 @@ public final class RunnerMain implements Callable<Integer> {
 
     private static String cpuModel() {
         try {
-            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown CPU");
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                    .filter(l -> l.startsWith("model name"))
+                    .findFirst()
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .orElse("unknown CPU");
         } catch (IOException e) {
             return "unknown CPU";
         }

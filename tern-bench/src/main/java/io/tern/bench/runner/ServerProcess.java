@@ -40,10 +40,14 @@ final class ServerProcess implements AutoCloseable {
         return log;
     }
 
-    static ServerProcess start(List<String> command, Path workDir, Path log, Transport transport, int port,
-                               long readyTimeoutMs) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).directory(workDir.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    static ServerProcess start(
+            List<String> command, Path workDir, Path log, Transport transport, int port, long readyTimeoutMs)
+            throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readyTimeoutMs);
         try {
             while (true) {
@@ -54,8 +58,8 @@ final class ServerProcess implements AutoCloseable {
                     break;
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IOException("server not ready on " + transport.label() + " port " + port
-                            + " after " + readyTimeoutMs + " ms; see " + log);
+                    throw new IOException("server not ready on " + transport.label() + " port " + port + " after "
+                            + readyTimeoutMs + " ms; see " + log);
                 }
                 Thread.sleep(50);
             }

@@ -14,10 +14,23 @@ public final class Summary {
     public static final String COTURN = "coturn";
 
     /** Median of one server in one cell. */
-    public record Medians(String server, int runs, double packetsPerSecond, double p50Us, double p99Us,
-                          double cpuUsPerPacket, double kernelUsPerPacket, double userUsPerPacket, double setupCpuMs,
-                          double loadedRssBytes, double peakRssBytes, double udpSockets,
-                          double generatorCpuPercent, int saturatedRuns, long lossOrCorruption, String version) {}
+    public record Medians(
+            String server,
+            int runs,
+            double packetsPerSecond,
+            double p50Us,
+            double p99Us,
+            double cpuUsPerPacket,
+            double kernelUsPerPacket,
+            double userUsPerPacket,
+            double setupCpuMs,
+            double loadedRssBytes,
+            double peakRssBytes,
+            double udpSockets,
+            double generatorCpuPercent,
+            int saturatedRuns,
+            long lossOrCorruption,
+            String version) {}
 
     /**
      * Ratios Tern/coturn; for packets/s higher is better, for the others lower is better. CPU per
@@ -25,13 +38,20 @@ public final class Summary {
      * {@code kernelFloor} is Tern's kernel time over coturn's whole CPU per packet: the CPU ratio
      * Tern would reach if its own code cost nothing, with the kernel work it does now.
      */
-    public record Ratios(double packetsPerSecond, double p99, double cpuPerPacket, double kernelPerPacket,
-                         double userPerPacket, double kernelFloor, double loadedRss) {}
+    public record Ratios(
+            double packetsPerSecond,
+            double p99,
+            double cpuPerPacket,
+            double kernelPerPacket,
+            double userPerPacket,
+            double kernelFloor,
+            double loadedRss) {}
 
     private Summary() {}
 
     public static double median(List<Double> values) {
-        List<Double> v = values.stream().filter(d -> d != null && !d.isNaN()).sorted().toList();
+        List<Double> v =
+                values.stream().filter(d -> d != null && !d.isNaN()).sorted().toList();
         if (v.isEmpty()) {
             return Double.NaN;
         }
@@ -48,7 +68,8 @@ public final class Summary {
     }
 
     public static Ratios ratios(Medians tern, Medians coturn) {
-        return new Ratios(ratio(tern.packetsPerSecond(), coturn.packetsPerSecond()),
+        return new Ratios(
+                ratio(tern.packetsPerSecond(), coturn.packetsPerSecond()),
                 ratio(tern.p99Us(), coturn.p99Us()),
                 ratio(tern.cpuUsPerPacket(), coturn.cpuUsPerPacket()),
                 ratio(tern.kernelUsPerPacket(), coturn.kernelUsPerPacket()),
@@ -58,9 +79,15 @@ public final class Summary {
     }
 
     static String cellKey(Map<String, Object> r) {
-        return String.format(Locale.ROOT, "%s c=%d p=%d rt=%d w=%d lw=%d", r.get("transport"), num(r, "clients").intValue(),
-                num(r, "payload_bytes").intValue(), num(r, "relay_threads").intValue(),
-                num(r, "window").intValue(), num(r, "load_workers").intValue());
+        return String.format(
+                Locale.ROOT,
+                "%s c=%d p=%d rt=%d w=%d lw=%d",
+                r.get("transport"),
+                num(r, "clients").intValue(),
+                num(r, "payload_bytes").intValue(),
+                num(r, "relay_threads").intValue(),
+                num(r, "window").intValue(),
+                num(r, "load_workers").intValue());
     }
 
     private static Number num(Map<String, Object> r, String field) {
@@ -74,8 +101,8 @@ public final class Summary {
 
     /** Groups rows by cell (in a stable order: transport, relay threads, clients, payload) and server. */
     public static Map<String, Map<String, Medians>> medians(List<Map<String, Object>> rows) {
-        Comparator<Map<String, Object>> order = Comparator
-                .comparing((Map<String, Object> r) -> String.valueOf(r.get("transport")))
+        Comparator<Map<String, Object>> order = Comparator.comparing(
+                        (Map<String, Object> r) -> String.valueOf(r.get("transport")))
                 .thenComparingDouble(r -> d(r, "relay_threads"))
                 .thenComparingDouble(r -> d(r, "clients"))
                 .thenComparingDouble(r -> d(r, "payload_bytes"));
@@ -84,7 +111,8 @@ public final class Summary {
         Map<String, Map<String, List<Map<String, Object>>>> groups = new LinkedHashMap<>();
         for (Map<String, Object> r : sorted) {
             groups.computeIfAbsent(cellKey(r), k -> new TreeMap<>())
-                    .computeIfAbsent(String.valueOf(r.get("server")), k -> new ArrayList<>()).add(r);
+                    .computeIfAbsent(String.valueOf(r.get("server")), k -> new ArrayList<>())
+                    .add(r);
         }
         Map<String, Map<String, Medians>> out = new LinkedHashMap<>();
         groups.forEach((cell, byServer) -> {
@@ -96,23 +124,38 @@ public final class Summary {
     }
 
     static Medians of(String server, List<Map<String, Object>> rs) {
-        List<Double> cpuPerPacket = rs.stream().map(r -> perPacketUs(r, d(r, "server_cpu_seconds"))).toList();
+        List<Double> cpuPerPacket =
+                rs.stream().map(r -> perPacketUs(r, d(r, "server_cpu_seconds"))).toList();
         // Rows written before the split was recorded have no system time: NaN, shown as "–".
-        List<Double> kernelPerPacket = rs.stream().map(r -> perPacketUs(r, d(r, "server_system_cpu_seconds"))).toList();
-        List<Double> userPerPacket = rs.stream().map(r -> perPacketUs(r,
-                d(r, "server_cpu_seconds") - d(r, "server_system_cpu_seconds"))).toList();
-        return new Medians(server, rs.size(),
+        List<Double> kernelPerPacket = rs.stream()
+                .map(r -> perPacketUs(r, d(r, "server_system_cpu_seconds")))
+                .toList();
+        List<Double> userPerPacket = rs.stream()
+                .map(r -> perPacketUs(r, d(r, "server_cpu_seconds") - d(r, "server_system_cpu_seconds")))
+                .toList();
+        return new Medians(
+                server,
+                rs.size(),
                 median(rs.stream().map(r -> d(r, "packets_per_second")).toList()),
                 median(rs.stream().map(r -> d(r, "round_trip_p50_us")).toList()),
                 median(rs.stream().map(r -> d(r, "round_trip_p99_us")).toList()),
-                median(cpuPerPacket), median(kernelPerPacket), median(userPerPacket),
-                median(rs.stream().map(r -> d(r, "server_setup_cpu_seconds") * 1000).filter(ms -> ms >= 0).toList()),
+                median(cpuPerPacket),
+                median(kernelPerPacket),
+                median(userPerPacket),
+                median(rs.stream()
+                        .map(r -> d(r, "server_setup_cpu_seconds") * 1000)
+                        .filter(ms -> ms >= 0)
+                        .toList()),
                 median(rs.stream().map(r -> d(r, "loaded_rss_bytes")).toList()),
                 median(rs.stream().map(r -> d(r, "peak_sampled_rss_bytes")).toList()),
                 median(rs.stream().map(r -> d(r, "loaded_udp_sockets")).toList()),
                 median(rs.stream().map(r -> d(r, "generator_cpu_percent")).toList()),
-                (int) rs.stream().filter(r -> Boolean.TRUE.equals(r.get("generator_saturated"))).count(),
-                rs.stream().mapToLong(r -> num(r, "loss_or_corruption").longValue()).sum(),
+                (int) rs.stream()
+                        .filter(r -> Boolean.TRUE.equals(r.get("generator_saturated")))
+                        .count(),
+                rs.stream()
+                        .mapToLong(r -> num(r, "loss_or_corruption").longValue())
+                        .sum(),
                 String.valueOf(rs.get(0).get("server_version")));
     }
 
@@ -122,7 +165,8 @@ public final class Summary {
     }
 
     /** The Markdown report: medians per cell and server, then Tern/coturn ratios where both ran. */
-    public static String markdown(String title, List<String> preamble, List<Map<String, Object>> rows, List<String> notes) {
+    public static String markdown(
+            String title, List<String> preamble, List<Map<String, Object>> rows, List<String> notes) {
         Map<String, Map<String, Medians>> cells = medians(rows);
         StringBuilder sb = new StringBuilder();
         sb.append("# ").append(title).append("\n\n");
@@ -130,20 +174,34 @@ public final class Summary {
             sb.append(p).append("\n");
         }
         sb.append("\n## Medians per cell\n\n");
-        sb.append("Cell key: transport, c = clients, p = payload bytes, rt = relay threads, w = window per load worker, "
-                + "lw = load workers. CPU µs/pkt = server CPU seconds (setup + measured phase) per delivered forwarded packet; "
-                + "kernel µs/pkt = the part of it spent in the kernel (stime: syscalls and the loopback delivery they run); "
-                + "setup CPU ms = the part spent creating the allocations, on a freshly started server. "
-                + "`sat` = runs in which the generator was saturated (its figures then understate the server).\n\n");
+        sb.append(
+                "Cell key: transport, c = clients, p = payload bytes, rt = relay threads, w = window per load worker, "
+                        + "lw = load workers. CPU µs/pkt = server CPU seconds (setup + measured phase) per delivered forwarded packet; "
+                        + "kernel µs/pkt = the part of it spent in the kernel (stime: syscalls and the loopback delivery they run); "
+                        + "setup CPU ms = the part spent creating the allocations, on a freshly started server. "
+                        + "`sat` = runs in which the generator was saturated (its figures then understate the server).\n\n");
         sb.append("| cell | server | runs | packets/s | p50 µs | p99 µs | CPU µs/pkt | kernel µs/pkt | setup CPU ms "
                 + "| loaded RSS MiB | peak RSS MiB | UDP sockets | gen CPU % | sat | loss |\n");
         sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        cells.forEach((cell, byServer) -> byServer.values().forEach(m -> sb.append(String.format(Locale.ROOT,
-                "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", cell, m.server(), m.runs(),
-                fmt(m.packetsPerSecond(), 0), fmt(m.p50Us(), 1), fmt(m.p99Us(), 1), fmt(m.cpuUsPerPacket(), 2),
-                fmt(m.kernelUsPerPacket(), 2), fmt(m.setupCpuMs(), 0),
-                fmt(m.loadedRssBytes() / 1048576, 1), fmt(m.peakRssBytes() / 1048576, 1), fmt(m.udpSockets(), 0),
-                fmt(m.generatorCpuPercent(), 0), m.saturatedRuns(), m.lossOrCorruption()))));
+        cells.forEach((cell, byServer) -> byServer.values()
+                .forEach(m -> sb.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %d |\n",
+                        cell,
+                        m.server(),
+                        m.runs(),
+                        fmt(m.packetsPerSecond(), 0),
+                        fmt(m.p50Us(), 1),
+                        fmt(m.p99Us(), 1),
+                        fmt(m.cpuUsPerPacket(), 2),
+                        fmt(m.kernelUsPerPacket(), 2),
+                        fmt(m.setupCpuMs(), 0),
+                        fmt(m.loadedRssBytes() / 1048576, 1),
+                        fmt(m.peakRssBytes() / 1048576, 1),
+                        fmt(m.udpSockets(), 0),
+                        fmt(m.generatorCpuPercent(), 0),
+                        m.saturatedRuns(),
+                        m.lossOrCorruption()))));
         sb.append("\n## Tern / coturn ratios\n\n");
         sb.append("packets/s: above 1 means Tern is faster. p99, CPU per packet, RSS: below 1 means Tern is better. "
                 + "CPU/pkt is split into the kernel's part (stime) and the server's own code (user: utime, for Tern "
@@ -158,9 +216,17 @@ public final class Summary {
             if (t != null && c != null) {
                 Ratios r = ratios(t, c);
                 compared[0]++;
-                sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", cell,
-                        fmt(r.packetsPerSecond(), 2), fmt(r.p99(), 2), fmt(r.cpuPerPacket(), 2), fmt(r.kernelPerPacket(), 2),
-                        fmt(r.userPerPacket(), 2), fmt(r.kernelFloor(), 2), fmt(r.loadedRss(), 2)));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                        cell,
+                        fmt(r.packetsPerSecond(), 2),
+                        fmt(r.p99(), 2),
+                        fmt(r.cpuPerPacket(), 2),
+                        fmt(r.kernelPerPacket(), 2),
+                        fmt(r.userPerPacket(), 2),
+                        fmt(r.kernelFloor(), 2),
+                        fmt(r.loadedRss(), 2)));
             }
         });
         if (compared[0] == 0) {
@@ -169,7 +235,8 @@ public final class Summary {
         Map<String, String> versions = new TreeMap<>();
         cells.values().forEach(byServer -> byServer.values().forEach(m -> versions.put(m.server(), m.version())));
         sb.append("\n## Servers\n\n");
-        versions.forEach((s, v) -> sb.append("- ").append(s).append(": ").append(v).append("\n"));
+        versions.forEach(
+                (s, v) -> sb.append("- ").append(s).append(": ").append(v).append("\n"));
         if (!notes.isEmpty()) {
             sb.append("\n## Notes, skipped cells and failures\n\n");
             for (String n : notes) {

@@ -60,18 +60,21 @@ final class TernSnapshot {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             int exit = runBounded(List.of(repoLauncher.toString(), "--help"), repoRoot, log, buildTimeoutMs);
             if (exit != 0) {
-                last = new IOException(repoLauncher + " --help exited with " + exit + " (attempt " + attempt
-                        + "); see " + log);
+                last = new IOException(
+                        repoLauncher + " --help exited with " + exit + " (attempt " + attempt + "); see " + log);
                 continue;
             }
             try {
                 TernSnapshot s = copy(repoRoot, repoLauncher, dir);
-                int check = runBounded(List.of(s.launcher.toString(), "--help"), dir, log.resolveSibling(
-                        log.getFileName() + ".check"), 60_000);
+                int check = runBounded(
+                        List.of(s.launcher.toString(), "--help"),
+                        dir,
+                        log.resolveSibling(log.getFileName() + ".check"),
+                        60_000);
                 String out = Files.readString(log.resolveSibling(log.getFileName() + ".check"));
                 if (check != 0 || out.contains("building")) {
-                    throw new IOException("the snapshot launcher did not start cleanly (exit " + check + "); see "
-                            + log + ".check");
+                    throw new IOException(
+                            "the snapshot launcher did not start cleanly (exit " + check + "); see " + log + ".check");
                 }
                 return s;
             } catch (IOException e) {
@@ -105,14 +108,17 @@ final class TernSnapshot {
         Files.copy(repoLauncher, launcher, StandardCopyOption.COPY_ATTRIBUTES);
         Files.writeString(dir.resolve(STAMP), "");
         String sha = sha256(dir.resolve(JAR));
-        return new TernSnapshot(launcher, "tern-server.jar sha256 " + sha.substring(0, 12) + ", " + libs.size()
-                + " library jars");
+        return new TernSnapshot(
+                launcher, "tern-server.jar sha256 " + sha.substring(0, 12) + ", " + libs.size() + " library jars");
     }
 
     private static int runBounded(List<String> command, Path workDir, Path log, long timeoutMs)
             throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         if (!p.waitFor(timeoutMs, TimeUnit.MILLISECONDS)) {
             p.descendants().forEach(ProcessHandle::destroy);
             p.destroyForcibly();
@@ -147,14 +153,17 @@ final class TernSnapshot {
     static List<String> uncommittedMainSources(Path repoRoot) {
         try {
             Process p = new ProcessBuilder("git", "-C", repoRoot.toString(), "status", "--porcelain", "--", ".")
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(20, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return List.of();
             }
-            return out.lines().map(l -> l.length() > 3 ? l.substring(3) : l)
-                    .filter(f -> f.matches("tern-(stun|turn|transport|server)/src/main/.*")).toList();
+            return out.lines()
+                    .map(l -> l.length() > 3 ? l.substring(3) : l)
+                    .filter(f -> f.matches("tern-(stun|turn|transport|server)/src/main/.*"))
+                    .toList();
         } catch (IOException e) {
             return List.of();
         } catch (InterruptedException e) {

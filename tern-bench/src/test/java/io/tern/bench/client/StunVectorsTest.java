@@ -48,7 +48,8 @@ class StunVectorsTest {
         assertThat(m.messageClass()).isEqualTo(Stun.CLASS_REQUEST);
         assertThat(m.string(Stun.ATTR_USERNAME)).isEqualTo("evtj:h6vY");
         assertThat(m.verifyIntegrity(REQUEST, 0, SHORT_TERM_KEY)).isTrue();
-        assertThat(m.verifyIntegrity(REQUEST, 0, "wrong".getBytes(StandardCharsets.UTF_8))).isFalse();
+        assertThat(m.verifyIntegrity(REQUEST, 0, "wrong".getBytes(StandardCharsets.UTF_8)))
+                .isFalse();
         assertThat(m.verifyFingerprint(REQUEST, 0)).isTrue();
     }
 
@@ -74,7 +75,8 @@ class StunVectorsTest {
 
         StunMessage d = StunMessage.decode(RESPONSE_V4, 0, RESPONSE_V4.length);
         assertThat(d.messageType()).isEqualTo(0x0101);
-        assertThat(Stun.decodeXorAddress(d.find(Stun.ATTR_XOR_MAPPED_ADDRESS).value(), id)).isEqualTo(mapped);
+        assertThat(Stun.decodeXorAddress(d.find(Stun.ATTR_XOR_MAPPED_ADDRESS).value(), id))
+                .isEqualTo(mapped);
         assertThat(d.verifyIntegrity(RESPONSE_V4, 0, SHORT_TERM_KEY)).isTrue();
         assertThat(d.verifyFingerprint(RESPONSE_V4, 0)).isTrue();
     }
@@ -98,9 +100,11 @@ class StunVectorsTest {
     void messageTypeInterleavesMethodAndClass() {
         assertThat(Stun.messageType(Stun.METHOD_ALLOCATE, Stun.CLASS_REQUEST)).isEqualTo(0x0003);
         assertThat(Stun.messageType(Stun.METHOD_ALLOCATE, Stun.CLASS_ERROR)).isEqualTo(0x0113);
-        assertThat(Stun.messageType(Stun.METHOD_CHANNEL_BIND, Stun.CLASS_SUCCESS)).isEqualTo(0x0109);
+        assertThat(Stun.messageType(Stun.METHOD_CHANNEL_BIND, Stun.CLASS_SUCCESS))
+                .isEqualTo(0x0109);
         for (int method = 0; method < 0x1000; method += 7) {
-            for (int cls : new int[] {Stun.CLASS_REQUEST, Stun.CLASS_INDICATION, Stun.CLASS_SUCCESS, Stun.CLASS_ERROR}) {
+            for (int cls :
+                    new int[] {Stun.CLASS_REQUEST, Stun.CLASS_INDICATION, Stun.CLASS_SUCCESS, Stun.CLASS_ERROR}) {
                 int type = Stun.messageType(method, cls);
                 assertThat(Stun.methodOf(type)).isEqualTo(method);
                 assertThat(Stun.classOf(type)).isEqualTo(cls);

@@ -8,25 +8,78 @@ import org.junit.jupiter.api.Test;
 
 class RunResultTest {
     /** Field names of one run in the reference measurement, in its order (its "binary_bytes" is left out: no binary here). */
-    private static final List<String> REFERENCE = List.of("clients", "load_workers", "payload_bytes", "window",
-            "round_trips", "delivered_forwarded_packets", "seconds", "packets_per_second", "payload_mbps",
-            "round_trip_p50_us", "round_trip_p99_us", "setup_ms", "loss_or_corruption", "server", "idle_rss_bytes",
-            "loaded_rss_bytes", "peak_sampled_rss_bytes", "server_cpu_seconds", "total_workload_wall_seconds",
-            "server_cpu_percent", "loaded_udp_sockets", "repeat");
-    private static final List<String> ADDED = List.of("transport", "server_version", "relay_threads",
-            "generator_cpu_percent", "generator_saturated", "server_system_cpu_seconds", "server_setup_cpu_seconds");
+    private static final List<String> REFERENCE = List.of(
+            "clients",
+            "load_workers",
+            "payload_bytes",
+            "window",
+            "round_trips",
+            "delivered_forwarded_packets",
+            "seconds",
+            "packets_per_second",
+            "payload_mbps",
+            "round_trip_p50_us",
+            "round_trip_p99_us",
+            "setup_ms",
+            "loss_or_corruption",
+            "server",
+            "idle_rss_bytes",
+            "loaded_rss_bytes",
+            "peak_sampled_rss_bytes",
+            "server_cpu_seconds",
+            "total_workload_wall_seconds",
+            "server_cpu_percent",
+            "loaded_udp_sockets",
+            "repeat");
+
+    private static final List<String> ADDED = List.of(
+            "transport",
+            "server_version",
+            "relay_threads",
+            "generator_cpu_percent",
+            "generator_saturated",
+            "server_system_cpu_seconds",
+            "server_setup_cpu_seconds");
 
     static RunResult sample() {
-        return new RunResult(16, 4, 1200, 32, 200_000, 400_000, 1.807948, 221245.4321, 2124.01, 30.5834,
-                257.7081, 0.7113, 0, "coturn", 1638400, 1720320, 1720320, 1.7348031, 1.909348, 90.8612, 17, 2,
-                "udp", "coturn 4.6.1 \"x\"", 1, 55.555, false, 1.5120001, 0.31);
+        return new RunResult(
+                16,
+                4,
+                1200,
+                32,
+                200_000,
+                400_000,
+                1.807948,
+                221245.4321,
+                2124.01,
+                30.5834,
+                257.7081,
+                0.7113,
+                0,
+                "coturn",
+                1638400,
+                1720320,
+                1720320,
+                1.7348031,
+                1.909348,
+                90.8612,
+                17,
+                2,
+                "udp",
+                "coturn 4.6.1 \"x\"",
+                1,
+                55.555,
+                false,
+                1.5120001,
+                0.31);
     }
 
     @Test
     void jsonHasExactlyTheReferenceFieldsThenTheAdditions() {
         Map<String, Object> parsed = Json.parseObject(sample().toJson());
-        assertThat(parsed.keySet()).containsExactlyElementsOf(
-                java.util.stream.Stream.concat(REFERENCE.stream(), ADDED.stream()).toList());
+        assertThat(parsed.keySet())
+                .containsExactlyElementsOf(java.util.stream.Stream.concat(REFERENCE.stream(), ADDED.stream())
+                        .toList());
         assertThat(RunResult.FIELDS).containsExactlyElementsOf(parsed.keySet());
     }
 

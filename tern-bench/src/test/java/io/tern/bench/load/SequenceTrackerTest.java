@@ -75,7 +75,9 @@ class SequenceTrackerTest {
             assertThat(Payload.client(b, 4)).isEqualTo(9);
             for (int i = 0; i < len; i++) {
                 b[4 + i] ^= 0x01;
-                assertThat(p.verify(b, 4, len)).as("flipped byte %d of %d", i, len).isFalse();
+                assertThat(p.verify(b, 4, len))
+                        .as("flipped byte %d of %d", i, len)
+                        .isFalse();
                 b[4 + i] ^= 0x01;
             }
             assertThat(p.verify(b, 4, len - 1)).isFalse(); // truncated

@@ -21,7 +21,9 @@ class CoturnIntegrationTest {
     private static final String TURNSERVER = "/usr/bin/turnserver";
 
     @ParameterizedTest
-    @EnumSource(value = Transport.class, names = {"UDP", "TCP"})
+    @EnumSource(
+            value = Transport.class,
+            names = {"UDP", "TCP"})
     void tinyLoadThroughCoturn(Transport transport, @TempDir Path dir) throws Exception {
         if (!Files.isExecutable(Path.of(TURNSERVER))) {
             if ("true".equals(System.getenv("CI"))) {
@@ -31,15 +33,41 @@ class CoturnIntegrationTest {
         }
         int port = RunnerMain.freePort(36000, 36999);
         Cell cell = new Cell(transport, 2, 160, 1, 2, 8);
-        ServerKind.Settings s = new ServerKind.Settings(cell, port, port + 1, 61000, 61999, "it-secret", "it.realm",
-                dir, dir.resolve("cert.pem"), dir.resolve("key.pem"));
+        ServerKind.Settings s = new ServerKind.Settings(
+                cell,
+                port,
+                port + 1,
+                61000,
+                61999,
+                "it-secret",
+                "it.realm",
+                dir,
+                dir.resolve("cert.pem"),
+                dir.resolve("key.pem"));
         Coturn coturn = new Coturn(TURNSERVER);
-        try (ServerProcess server = ServerProcess.start(coturn.command(s), dir, dir.resolve("out.log"), transport,
-                port, 20_000)) {
+        try (ServerProcess server =
+                ServerProcess.start(coturn.command(s), dir, dir.resolve("out.log"), transport, port, 20_000)) {
             assertThat(ProcStats.comm(server.pid())).isEqualTo("turnserver");
-            LoadConfig c = new LoadConfig(new InetSocketAddress("127.0.0.1", port), transport, 2, 2, 160, 8,
-                    2_000, 0.0, 30, 200, 1000, "it-secret", "it.realm", "it", server.pid(), "coturn",
-                    coturn.version(), 1, 1);
+            LoadConfig c = new LoadConfig(
+                    new InetSocketAddress("127.0.0.1", port),
+                    transport,
+                    2,
+                    2,
+                    160,
+                    8,
+                    2_000,
+                    0.0,
+                    30,
+                    200,
+                    1000,
+                    "it-secret",
+                    "it.realm",
+                    "it",
+                    server.pid(),
+                    "coturn",
+                    coturn.version(),
+                    1,
+                    1);
             RunResult r = new LoadGenerator(c).run();
             assertThat(r.roundTrips()).isGreaterThanOrEqualTo(2_000);
             assertThat(r.deliveredForwardedPackets()).isEqualTo(2 * r.roundTrips());

@@ -11,14 +11,43 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SummaryTest {
-    private static Map<String, Object> row(String server, double pps, double p99, double cpuSeconds, long packets, long rss) {
+    private static Map<String, Object> row(
+            String server, double pps, double p99, double cpuSeconds, long packets, long rss) {
         return row(server, pps, p99, cpuSeconds, cpuSeconds * 0.8, packets, rss);
     }
 
-    private static Map<String, Object> row(String server, double pps, double p99, double cpuSeconds, double systemSeconds,
-                                           long packets, long rss) {
-        RunResult r = new RunResult(16, 4, 1200, 8, packets / 2, packets, 1.0, pps, 0, 10, p99, 1, 0, server,
-                1000, rss, rss, cpuSeconds, 1.1, 50, 17, 1, "udp", server + " 1.0", 1, 40, false, systemSeconds, 0.25);
+    private static Map<String, Object> row(
+            String server, double pps, double p99, double cpuSeconds, double systemSeconds, long packets, long rss) {
+        RunResult r = new RunResult(
+                16,
+                4,
+                1200,
+                8,
+                packets / 2,
+                packets,
+                1.0,
+                pps,
+                0,
+                10,
+                p99,
+                1,
+                0,
+                server,
+                1000,
+                rss,
+                rss,
+                cpuSeconds,
+                1.1,
+                50,
+                17,
+                1,
+                "udp",
+                server + " 1.0",
+                1,
+                40,
+                false,
+                systemSeconds,
+                0.25);
         return Json.parseObject(r.toJson());
     }
 
@@ -58,8 +87,10 @@ class SummaryTest {
     @Test
     void cpuPerPacketSplitsIntoKernelAndUserParts() {
         // Tern: 1.2 s of CPU, 0.6 in the kernel; coturn: 1.0 s, 0.9 in the kernel; 400k packets each.
-        List<Map<String, Object>> rows = List.of(row("tern", 1, 1, 1.2, 0.6, 400_000, 1), row("coturn", 1, 1, 1.0, 0.9, 400_000, 1));
-        Map<String, Summary.Medians> cell = Summary.medians(rows).values().iterator().next();
+        List<Map<String, Object>> rows =
+                List.of(row("tern", 1, 1, 1.2, 0.6, 400_000, 1), row("coturn", 1, 1, 1.0, 0.9, 400_000, 1));
+        Map<String, Summary.Medians> cell =
+                Summary.medians(rows).values().iterator().next();
         assertThat(cell.get("tern").kernelUsPerPacket()).isCloseTo(1.5, within(1e-9));
         assertThat(cell.get("tern").userUsPerPacket()).isCloseTo(1.5, within(1e-9));
         assertThat(cell.get("tern").setupCpuMs()).isCloseTo(250, within(1e-9));
@@ -74,7 +105,8 @@ class SummaryTest {
     void rowsWithoutSystemTimeLeaveTheSplitEmpty() {
         Map<String, Object> old = row("tern", 1, 1, 1.0, 400_000, 1);
         old.remove("server_system_cpu_seconds");
-        Summary.Medians m = Summary.medians(List.of(old)).values().iterator().next().get("tern");
+        Summary.Medians m =
+                Summary.medians(List.of(old)).values().iterator().next().get("tern");
         assertThat(m.cpuUsPerPacket()).isCloseTo(2.5, within(1e-9));
         assertThat(m.kernelUsPerPacket()).isNaN();
         assertThat(m.userUsPerPacket()).isNaN();

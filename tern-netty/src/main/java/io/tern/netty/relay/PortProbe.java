@@ -13,8 +13,7 @@ import java.net.ServerSocket;
  * fail start-up, as an operator expects, instead of silently sharing it.
  */
 final class PortProbe {
-    private PortProbe() {
-    }
+    private PortProbe() {}
 
     static void requireFreeUdp(InetSocketAddress address) {
         if (address.getPort() == 0) {

@@ -8,7 +8,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
-import io.tern.stun.address.TransportAddress;
 import io.tern.netty.HeadroomRecvByteBufAllocator;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.TurnFlush;
@@ -17,6 +16,7 @@ import io.tern.netty.stream.ConnectionLimiter;
 import io.tern.netty.stream.StreamConnections;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamHost;
+import io.tern.stun.address.TransportAddress;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.RelaySockets;
 import io.tern.turn.engine.TransportProtocol;
@@ -48,6 +48,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     private static final int DATAGRAMS_PER_READ = 8;
     /** The client-facing socket carries every allocation's traffic, so it may read more per wake-up. */
     private static final int LISTENER_DATAGRAMS_PER_WAKEUP = 64;
+
     private static final int RELAY_DATAGRAMS_PER_WAKEUP = 32;
 
     private final EventLoop loop;
@@ -69,7 +70,8 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
         this.loop = loop;
         this.flush = new TurnFlush(loop);
         this.engine = new TurnEngine(settings.engineConfig(), settings.shared(), this, this, System.nanoTime());
-        this.streams = new StreamConnections(flush, this, engine.counters(), settings.streams(), limiter, streamCounters);
+        this.streams =
+                new StreamConnections(flush, this, engine.counters(), settings.streams(), limiter, streamCounters);
     }
 
     StreamConnections streams() {
@@ -85,8 +87,12 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     }
 
     void addListener(DatagramChannel channel, int listenerId) {
-        HeadroomRecvByteBufAllocator.configure(channel, TurnEngine.PEER_PACKET_HEADROOM, DATAGRAM_BYTES,
-                DATAGRAMS_PER_READ, LISTENER_DATAGRAMS_PER_WAKEUP);
+        HeadroomRecvByteBufAllocator.configure(
+                channel,
+                TurnEngine.PEER_PACKET_HEADROOM,
+                DATAGRAM_BYTES,
+                DATAGRAMS_PER_READ,
+                LISTENER_DATAGRAMS_PER_WAKEUP);
         listeners.put(listenerId, new Slot(channel));
         engine.registerListener(listenerId, TransportProtocol.UDP);
         channel.pipeline().addLast(new ClientHandler(listenerId));
@@ -118,7 +124,8 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     // ---- TurnEngineSink
 
     @Override
-    public void sendToClient(int listenerId, long connectionId, TransportAddress client, DirectBuffer buffer, int offset, int length) {
+    public void sendToClient(
+            int listenerId, long connectionId, TransportAddress client, DirectBuffer buffer, int offset, int length) {
         if (connectionId != NO_CONNECTION) {
             streams.send(connectionId, buffer, offset, length);
             return;
@@ -185,8 +192,12 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     public int open(TransportAddress address) {
         DatagramChannel channel = NettyTransports.newDatagramChannel(!address.isIpv4());
         int relayId = nextRelayId++;
-        HeadroomRecvByteBufAllocator.configure(channel, TurnEngine.PEER_PACKET_HEADROOM, DATAGRAM_BYTES,
-                DATAGRAMS_PER_READ, RELAY_DATAGRAMS_PER_WAKEUP);
+        HeadroomRecvByteBufAllocator.configure(
+                channel,
+                TurnEngine.PEER_PACKET_HEADROOM,
+                DATAGRAM_BYTES,
+                DATAGRAMS_PER_READ,
+                RELAY_DATAGRAMS_PER_WAKEUP);
         channel.pipeline().addLast(new PeerHandler(relayId));
         ChannelFuture registered = loop.register(channel);
         if (!registered.isDone() || !registered.isSuccess()) {
@@ -210,11 +221,11 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
         }
     }
 
-
     // ---- StreamHost
 
     @Override
-    public void onStreamMessage(int listenerId, long connectionId, TransportAddress client, ByteBuf buffer, int index, int length) {
+    public void onStreamMessage(
+            int listenerId, long connectionId, TransportAddress client, ByteBuf buffer, int index, int length) {
         try {
             inbound = buffer;
             engine.onClientPacket(listenerId, connectionId, client, wrap(buffer), index, length, System.nanoTime());
@@ -261,8 +272,14 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
                 }
                 inbound = content;
                 remote.set(packet.sender());
-                engine.onClientPacket(listenerId, NO_CONNECTION, remote, wrap(content), content.readerIndex(),
-                        content.readableBytes(), System.nanoTime());
+                engine.onClientPacket(
+                        listenerId,
+                        NO_CONNECTION,
+                        remote,
+                        wrap(content),
+                        content.readerIndex(),
+                        content.readableBytes(),
+                        System.nanoTime());
             } finally {
                 inbound = null;
                 packet.release();
@@ -302,7 +319,8 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
                     offset = (int) (content.memoryAddress() + content.readerIndex() - base.memoryAddress());
                 } else {
                     copy = ctx.alloc().directBuffer(TurnEngine.PEER_PACKET_HEADROOM + length);
-                    copy.writerIndex(TurnEngine.PEER_PACKET_HEADROOM).writeBytes(content, content.readerIndex(), length);
+                    copy.writerIndex(TurnEngine.PEER_PACKET_HEADROOM)
+                            .writeBytes(content, content.readerIndex(), length);
                     base = copy;
                     offset = TurnEngine.PEER_PACKET_HEADROOM;
                 }
@@ -332,7 +350,8 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     private static ByteBuf bufferWithHeadroom(ByteBuf content) {
         long dataAddress = content.memoryAddress() + content.readerIndex();
         for (ByteBuf b = content; b != null; b = b.unwrap()) {
-            if (b.hasMemoryAddress() && dataAddress - b.memoryAddress() >= TurnEngine.PEER_PACKET_HEADROOM
+            if (b.hasMemoryAddress()
+                    && dataAddress - b.memoryAddress() >= TurnEngine.PEER_PACKET_HEADROOM
                     && dataAddress - b.memoryAddress() < b.capacity()) {
                 return b;
             }

@@ -42,9 +42,21 @@ public record TransportSettings(
     }
 
     /** UDP only, with default stream bounds. */
-    public static TransportSettings udp(List<InetSocketAddress> udpAddresses, int relayThreads, TurnEngineConfig engineConfig,
-                                        TurnShared shared, long timerPeriodNs) {
-        return new TransportSettings(udpAddresses, List.of(), List.of(), null, StreamSettings.defaults(), relayThreads,
-                engineConfig, shared, timerPeriodNs);
+    public static TransportSettings udp(
+            List<InetSocketAddress> udpAddresses,
+            int relayThreads,
+            TurnEngineConfig engineConfig,
+            TurnShared shared,
+            long timerPeriodNs) {
+        return new TransportSettings(
+                udpAddresses,
+                List.of(),
+                List.of(),
+                null,
+                StreamSettings.defaults(),
+                relayThreads,
+                engineConfig,
+                shared,
+                timerPeriodNs);
     }
 }

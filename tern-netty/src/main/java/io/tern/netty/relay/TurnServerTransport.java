@@ -41,8 +41,12 @@ public final class TurnServerTransport implements AutoCloseable {
     private final ConnectionLimiter limiter;
     private final StreamCounters streamCounters;
 
-    private TurnServerTransport(EventLoopGroup group, List<RelayShard> shards, List<List<InetSocketAddress>> bound,
-                                ConnectionLimiter limiter, StreamCounters streamCounters) {
+    private TurnServerTransport(
+            EventLoopGroup group,
+            List<RelayShard> shards,
+            List<List<InetSocketAddress>> bound,
+            ConnectionLimiter limiter,
+            StreamCounters streamCounters) {
         this.group = group;
         this.shards = shards;
         this.udpAddresses = List.copyOf(bound.get(0));
@@ -67,7 +71,9 @@ public final class TurnServerTransport implements AutoCloseable {
         try {
             for (int t = 0; t < threads; t++) {
                 EventLoop loop = group.next();
-                RelayShard shard = loop.submit(() -> new RelayShard(loop, settings, limiter, streamCounters)).sync().getNow();
+                RelayShard shard = loop.submit(() -> new RelayShard(loop, settings, limiter, streamCounters))
+                        .sync()
+                        .getNow();
                 shards.add(shard);
                 // Every shard binds the ports the first one got, so port 0 works in tests too.
                 for (int i = 0; i < settings.udpAddresses().size(); i++) {
@@ -85,7 +91,8 @@ public final class TurnServerTransport implements AutoCloseable {
                     if (t == 0) {
                         PortProbe.requireFreeTcp(address);
                     }
-                    InetSocketAddress got = bindStream(loop, shard, tcpBase + i, TransportProtocol.TCP, address, null, streams);
+                    InetSocketAddress got =
+                            bindStream(loop, shard, tcpBase + i, TransportProtocol.TCP, address, null, streams);
                     if (t == 0) {
                         tcp.add(got);
                     }
@@ -95,8 +102,8 @@ public final class TurnServerTransport implements AutoCloseable {
                     if (t == 0) {
                         PortProbe.requireFreeTcp(address);
                     }
-                    InetSocketAddress got = bindStream(loop, shard, tlsBase + i, TransportProtocol.TLS, address,
-                            settings.tls(), streams);
+                    InetSocketAddress got = bindStream(
+                            loop, shard, tlsBase + i, TransportProtocol.TLS, address, settings.tls(), streams);
                     if (t == 0) {
                         tls.add(got);
                     }
@@ -111,12 +118,14 @@ public final class TurnServerTransport implements AutoCloseable {
         return new TurnServerTransport(group, shards, List.of(udp, tcp, tls), limiter, streamCounters);
     }
 
-    private static InetSocketAddress bindUdp(EventLoop loop, RelayShard shard, int listenerId, InetSocketAddress address)
-            throws InterruptedException {
+    private static InetSocketAddress bindUdp(
+            EventLoop loop, RelayShard shard, int listenerId, InetSocketAddress address) throws InterruptedException {
         // A socket of the address's own family: an IPv4 address on an IPv6 socket would make the
         // kernel and Netty convert every datagram's address to and from its IPv4-mapped form.
         boolean ipv6 = address.getAddress() instanceof Inet6Address;
-        Bootstrap bootstrap = new Bootstrap().group(loop).channelFactory(() -> NettyTransports.newDatagramChannel(ipv6))
+        Bootstrap bootstrap = new Bootstrap()
+                .group(loop)
+                .channelFactory(() -> NettyTransports.newDatagramChannel(ipv6))
                 .handler(new ChannelInitializer<DatagramChannel>() {
                     @Override
                     protected void initChannel(DatagramChannel ch) {
@@ -130,15 +139,24 @@ public final class TurnServerTransport implements AutoCloseable {
         return (InetSocketAddress) future.channel().localAddress();
     }
 
-    private static InetSocketAddress bindStream(EventLoop loop, RelayShard shard, int listenerId, TransportProtocol protocol,
-                                                InetSocketAddress address, TlsContextSource tls, StreamSettings streams)
+    private static InetSocketAddress bindStream(
+            EventLoop loop,
+            RelayShard shard,
+            int listenerId,
+            TransportProtocol protocol,
+            InetSocketAddress address,
+            TlsContextSource tls,
+            StreamSettings streams)
             throws InterruptedException {
         // Parent and children on the shard's own loop: the connection is served where it was accepted.
-        ServerBootstrap bootstrap = new ServerBootstrap().group(loop, loop).channel(NettyTransports.serverSocketChannel())
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(loop, loop)
+                .channel(NettyTransports.serverSocketChannel())
                 .option(ChannelOption.SO_BACKLOG, ACCEPT_BACKLOG)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                .childOption(
+                        ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(streams.writeLowWaterMarkBytes(), streams.writeHighWaterMarkBytes()))
                 .childHandler(shard.streams().initializer(listenerId, tls));
         if (NettyTransports.epoll()) {
@@ -146,7 +164,8 @@ public final class TurnServerTransport implements AutoCloseable {
         }
         ChannelFuture future = bootstrap.bind(address).sync();
         try {
-            loop.submit(() -> shard.addStreamListener(future.channel(), listenerId, protocol)).get();
+            loop.submit(() -> shard.addStreamListener(future.channel(), listenerId, protocol))
+                    .get();
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         }

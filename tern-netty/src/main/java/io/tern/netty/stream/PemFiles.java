@@ -23,15 +23,15 @@ import java.util.regex.Pattern;
 
 /** Reads the PEM files coturn takes ({@code cert}, {@code pkey}) and checks that they belong together. */
 final class PemFiles {
-    private static final Pattern BLOCK = Pattern.compile(
-            "-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
+    private static final Pattern BLOCK =
+            Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
     private static final String[] KEY_ALGORITHMS = {"RSA", "EC", "Ed25519", "Ed448", "RSASSA-PSS"};
     /** DER of AlgorithmIdentifier { rsaEncryption, NULL }. */
     private static final byte[] RSA_ALGORITHM_IDENTIFIER = {
-        0x30, 0x0D, 0x06, 0x09, 0x2A, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00};
+        0x30, 0x0D, 0x06, 0x09, 0x2A, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00
+    };
 
-    private PemFiles() {
-    }
+    private PemFiles() {}
 
     static X509Certificate[] certificates(Path file) throws IOException, GeneralSecurityException {
         byte[] pem = Files.readAllBytes(file);
@@ -130,8 +130,8 @@ final class PemFiles {
         verifier.initVerify(publicKey);
         verifier.update(probe);
         if (!verifier.verify(signature)) {
-            throw new GeneralSecurityException("the private key does not match the certificate "
-                    + certificate.getSubjectX500Principal());
+            throw new GeneralSecurityException(
+                    "the private key does not match the certificate " + certificate.getSubjectX500Principal());
         }
     }
 }

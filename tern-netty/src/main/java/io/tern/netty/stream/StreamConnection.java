@@ -4,8 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.tern.stun.address.TransportAddress;
 import io.tern.netty.TurnFlush;
+import io.tern.stun.address.TransportAddress;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -27,13 +27,20 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
     private ByteBuf partial;
     /** Its length once known, else {@link StreamFramer#NEED_MORE}. */
     private int partialFrameBytes;
+
     private long partialSinceNs;
     private long lastReadNs;
     private boolean closing;
     private final TurnFlush.Slot flushSlot;
 
-    StreamConnection(StreamConnections owner, StreamHost host, Channel channel, int listenerId, long connectionId,
-                     TransportAddress client, long nowNs) {
+    StreamConnection(
+            StreamConnections owner,
+            StreamHost host,
+            Channel channel,
+            int listenerId,
+            long connectionId,
+            TransportAddress client,
+            long nowNs) {
         this.owner = owner;
         this.host = host;
         this.channel = channel;
@@ -156,7 +163,8 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
                     return false;
                 }
             }
-            int target = partialFrameBytes != StreamFramer.NEED_MORE ? partialFrameBytes : StreamFramer.bytesToDecide(have);
+            int target =
+                    partialFrameBytes != StreamFramer.NEED_MORE ? partialFrameBytes : StreamFramer.bytesToDecide(have);
             if (have == target && partialFrameBytes != StreamFramer.NEED_MORE) {
                 ByteBuf message = partial;
                 partial = null;

@@ -7,9 +7,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
+import io.tern.netty.TurnFlush;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.channel.ChannelDataFlyweight;
-import io.tern.netty.TurnFlush;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TurnCounters;
 import java.net.InetSocketAddress;
@@ -44,16 +44,21 @@ public final class StreamConnections {
     private long nextSweepNs;
     private long nextConnectionId = 1;
 
-    public StreamConnections(TurnFlush flush, StreamHost host, TurnCounters engineCounters, StreamSettings settings,
-                             ConnectionLimiter limiter, StreamCounters counters) {
+    public StreamConnections(
+            TurnFlush flush,
+            StreamHost host,
+            TurnCounters engineCounters,
+            StreamSettings settings,
+            ConnectionLimiter limiter,
+            StreamCounters counters) {
         this.flush = flush;
         this.host = host;
         this.engineCounters = engineCounters;
         this.settings = settings;
         this.limiter = limiter;
         this.counters = counters;
-        this.sweepPeriodNs = Math.min(MAX_SWEEP_PERIOD_NS,
-                Math.min(settings.idleTimeoutNs(), settings.messageTimeoutNs()) / 4);
+        this.sweepPeriodNs =
+                Math.min(MAX_SWEEP_PERIOD_NS, Math.min(settings.idleTimeoutNs(), settings.messageTimeoutNs()) / 4);
     }
 
     /**
@@ -84,8 +89,10 @@ public final class StreamConnections {
             ssl.setHandshakeTimeout(settings.tlsHandshakeTimeoutNs(), TimeUnit.NANOSECONDS);
             ssl.handshakeFuture().addListener(f -> {
                 if (!f.isSuccess()) {
-                    counters.add(f.cause() instanceof SslHandshakeTimeoutException
-                            ? StreamEvent.TLS_HANDSHAKE_TIMEOUT : StreamEvent.TLS_HANDSHAKE_FAILED);
+                    counters.add(
+                            f.cause() instanceof SslHandshakeTimeoutException
+                                    ? StreamEvent.TLS_HANDSHAKE_TIMEOUT
+                                    : StreamEvent.TLS_HANDSHAKE_FAILED);
                 }
             });
             ch.pipeline().addLast(ssl);
@@ -97,8 +104,8 @@ public final class StreamConnections {
     StreamConnection register(Channel ch, int listenerId, InetSocketAddress remote) {
         counters.add(StreamEvent.ACCEPTED);
         long connectionId = nextConnectionId++;
-        StreamConnection connection = new StreamConnection(this, host, ch, listenerId, connectionId,
-                TransportAddress.of(remote), System.nanoTime());
+        StreamConnection connection = new StreamConnection(
+                this, host, ch, listenerId, connectionId, TransportAddress.of(remote), System.nanoTime());
         connections.put(connectionId, connection);
         ch.closeFuture().addListener((ChannelFutureListener) f -> closed(connection, remote));
         return connection;
@@ -134,7 +141,8 @@ public final class StreamConnections {
             return;
         }
         int wireBytes = ChannelDataFlyweight.isChannelData(buffer, offset, length)
-                ? ChannelDataFlyweight.paddedLength(length - ChannelDataFlyweight.HEADER_LENGTH) : length;
+                ? ChannelDataFlyweight.paddedLength(length - ChannelDataFlyweight.HEADER_LENGTH)
+                : length;
         ByteBuf out = channel.alloc().directBuffer(wireBytes);
         copyView.wrap(out.memoryAddress(), out.capacity());
         copyView.putBytes(0, buffer, offset, length);

@@ -29,8 +29,7 @@ public final class StreamFramer {
     private static final int STUN_TYPE_BITS = 0x00;
     private static final int CHANNEL_DATA_TYPE_BITS = 0x40;
 
-    private StreamFramer() {
-    }
+    private StreamFramer() {}
 
     /**
      * The length on the wire of the message starting at {@code offset}, padding included, given
@@ -64,7 +63,8 @@ public final class StreamFramer {
         if (available < DECISION_BYTES) {
             return NEED_MORE;
         }
-        if (buffer.getInt(offset + StunHeaderFlyweight.MAGIC_COOKIE_FIELD_OFFSET, ORDER) != StunHeaderFlyweight.MAGIC_COOKIE) {
+        if (buffer.getInt(offset + StunHeaderFlyweight.MAGIC_COOKIE_FIELD_OFFSET, ORDER)
+                != StunHeaderFlyweight.MAGIC_COOKIE) {
             return INVALID;
         }
         return StunHeaderFlyweight.HEADER_LENGTH + bodyBytes;

@@ -12,7 +12,8 @@ public interface StreamHost {
      * One complete STUN message or padded ChannelData at {@code buffer[index, index + length)}.
      * The buffer is valid only during the call; retain a slice to keep bytes longer.
      */
-    void onStreamMessage(int listenerId, long connectionId, TransportAddress client, ByteBuf buffer, int index, int length);
+    void onStreamMessage(
+            int listenerId, long connectionId, TransportAddress client, ByteBuf buffer, int index, int length);
 
     /** The connection closed: its allocation, if any, goes (RFC 8656 §3.1). */
     void onStreamClosed(int listenerId, long connectionId, TransportAddress client);

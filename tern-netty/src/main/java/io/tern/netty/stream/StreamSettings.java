@@ -47,25 +47,46 @@ public record StreamSettings(
 
     /** 10000 connections, 64 per IP, 30 s idle, 10 s per message and per TLS handshake, 64-256 KiB queue. */
     public static StreamSettings defaults() {
-        return new StreamSettings(DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_IP,
+        return new StreamSettings(
+                DEFAULT_MAX_CONNECTIONS,
+                DEFAULT_MAX_CONNECTIONS_PER_IP,
                 TimeUnit.SECONDS.toNanos(DEFAULT_IDLE_TIMEOUT_SECONDS),
                 TimeUnit.SECONDS.toNanos(DEFAULT_MESSAGE_TIMEOUT_SECONDS),
                 TimeUnit.SECONDS.toNanos(DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS),
-                DEFAULT_WRITE_LOW_WATER_MARK_BYTES, DEFAULT_WRITE_HIGH_WATER_MARK_BYTES);
+                DEFAULT_WRITE_LOW_WATER_MARK_BYTES,
+                DEFAULT_WRITE_HIGH_WATER_MARK_BYTES);
     }
 
     public StreamSettings withConnectionLimits(int total, int perIp) {
-        return new StreamSettings(total, perIp, idleTimeoutNs, messageTimeoutNs, tlsHandshakeTimeoutNs,
-                writeLowWaterMarkBytes, writeHighWaterMarkBytes);
+        return new StreamSettings(
+                total,
+                perIp,
+                idleTimeoutNs,
+                messageTimeoutNs,
+                tlsHandshakeTimeoutNs,
+                writeLowWaterMarkBytes,
+                writeHighWaterMarkBytes);
     }
 
     public StreamSettings withTimeouts(long idleNs, long messageNs, long tlsHandshakeNs) {
-        return new StreamSettings(maxConnections, maxConnectionsPerIp, idleNs, messageNs, tlsHandshakeNs,
-                writeLowWaterMarkBytes, writeHighWaterMarkBytes);
+        return new StreamSettings(
+                maxConnections,
+                maxConnectionsPerIp,
+                idleNs,
+                messageNs,
+                tlsHandshakeNs,
+                writeLowWaterMarkBytes,
+                writeHighWaterMarkBytes);
     }
 
     public StreamSettings withWriteWaterMarks(int lowBytes, int highBytes) {
-        return new StreamSettings(maxConnections, maxConnectionsPerIp, idleTimeoutNs, messageTimeoutNs,
-                tlsHandshakeTimeoutNs, lowBytes, highBytes);
+        return new StreamSettings(
+                maxConnections,
+                maxConnectionsPerIp,
+                idleTimeoutNs,
+                messageTimeoutNs,
+                tlsHandshakeTimeoutNs,
+                lowBytes,
+                highBytes);
     }
 }

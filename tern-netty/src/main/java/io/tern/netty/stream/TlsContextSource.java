@@ -53,12 +53,15 @@ public final class TlsContextSource implements AutoCloseable {
         FileStamp stamp = FileStamp.of(settings);
         source.current.set(source.build());
         source.loadedStamp = stamp;
-        LOG.log(System.Logger.Level.INFO, "TLS provider: " + source.providerName() + "; protocols "
-                + String.join(", ", source.protocols()) + "; certificate " + settings.certFile());
+        LOG.log(
+                System.Logger.Level.INFO,
+                "TLS provider: " + source.providerName() + "; protocols " + String.join(", ", source.protocols())
+                        + "; certificate " + settings.certFile());
         if (settings.reloadPollMs() > 0) {
-            source.poller = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("tern-tls-reload", true));
-            source.poller.scheduleWithFixedDelay(source::reloadIfChanged, settings.reloadPollMs(), settings.reloadPollMs(),
-                    TimeUnit.MILLISECONDS);
+            source.poller =
+                    Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("tern-tls-reload", true));
+            source.poller.scheduleWithFixedDelay(
+                    source::reloadIfChanged, settings.reloadPollMs(), settings.reloadPollMs(), TimeUnit.MILLISECONDS);
         }
         return source;
     }
@@ -130,9 +133,8 @@ public final class TlsContextSource implements AutoCloseable {
         X509Certificate[] chain = PemFiles.certificates(settings.certFile());
         PrivateKey key = PemFiles.privateKey(settings.keyFile());
         PemFiles.checkKeyMatches(key, chain[0]);
-        SslContextBuilder builder = SslContextBuilder.forServer(key, chain)
-                .sslProvider(provider)
-                .protocols(protocols());
+        SslContextBuilder builder =
+                SslContextBuilder.forServer(key, chain).sslProvider(provider).protocols(protocols());
         List<String> ciphers = ciphers(settings.cipherList());
         if (ciphers != null) {
             builder.ciphers(ciphers, SupportedCipherSuiteFilter.INSTANCE);
@@ -174,8 +176,8 @@ public final class TlsContextSource implements AutoCloseable {
         static FileStamp of(TlsSettings settings) throws IOException {
             Path cert = settings.certFile();
             Path key = settings.keyFile();
-            return new FileStamp(Files.getLastModifiedTime(cert), Files.size(cert),
-                    Files.getLastModifiedTime(key), Files.size(key));
+            return new FileStamp(
+                    Files.getLastModifiedTime(cert), Files.size(cert), Files.getLastModifiedTime(key), Files.size(key));
         }
     }
 }

@@ -26,12 +26,18 @@ class PortProbeTest {
         assumeTrue(Epoll.isAvailable(), "epoll");
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         try {
-            Channel holder = new Bootstrap().group(group).channel(EpollDatagramChannel.class)
-                    .option(EpollChannelOption.SO_REUSEPORT, true).handler(new ChannelInboundHandlerAdapter())
-                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+            Channel holder = new Bootstrap()
+                    .group(group)
+                    .channel(EpollDatagramChannel.class)
+                    .option(EpollChannelOption.SO_REUSEPORT, true)
+                    .handler(new ChannelInboundHandlerAdapter())
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                    .sync()
+                    .channel();
             InetSocketAddress held = (InetSocketAddress) holder.localAddress();
             assertThatThrownBy(() -> PortProbe.requireFreeUdp(held))
-                    .isInstanceOf(UncheckedIOException.class).hasMessageContaining("already in use");
+                    .isInstanceOf(UncheckedIOException.class)
+                    .hasMessageContaining("already in use");
             holder.close().sync();
             assertThatCode(() -> PortProbe.requireFreeUdp(held)).doesNotThrowAnyException();
         } finally {

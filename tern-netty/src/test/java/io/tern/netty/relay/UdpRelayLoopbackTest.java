@@ -44,14 +44,21 @@ class UdpRelayLoopbackTest {
         TurnShared shared = new TurnShared(
                 CredentialStore.of(REALM, List.of(), List.of(SECRET), ':'),
                 new AllocationQuota(0, 0, 1000),
-                new RelayPortPool(50000, 50999, 1), null,
+                new RelayPortPool(50000, 50999, 1),
+                null,
                 PeerAddressPolicy.of(List.of(), List.of(), true, List.of()),
-                new byte[32], TimeUnit.SECONDS.toNanos(600),
-                () -> System.currentTimeMillis() / 1000, new AtomicBoolean());
+                new byte[32],
+                TimeUnit.SECONDS.toNanos(600),
+                () -> System.currentTimeMillis() / 1000,
+                new AtomicBoolean());
         server = TurnServerTransport.start(TransportSettings.udp(
-                List.of(new InetSocketAddress("127.0.0.1", 0)), 1,
-                TurnEngineConfig.builder().relayAddressV4(TransportAddress.parse("127.0.0.1", 0)).build(),
-                shared, TimeUnit.MILLISECONDS.toNanos(100)));
+                List.of(new InetSocketAddress("127.0.0.1", 0)),
+                1,
+                TurnEngineConfig.builder()
+                        .relayAddressV4(TransportAddress.parse("127.0.0.1", 0))
+                        .build(),
+                shared,
+                TimeUnit.MILLISECONDS.toNanos(100)));
         serverAddress = server.udpAddresses().get(0);
     }
 
@@ -63,7 +70,7 @@ class UdpRelayLoopbackTest {
     @Test
     void relaysChannelDataBothWaysAfterAuthenticatedAllocation() throws Exception {
         try (DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
-             DatagramSocket peer = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+                DatagramSocket peer = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             client.setSoTimeout(10000);
             peer.setSoTimeout(10000);
             TransportAddress relayed = allocateAndBindChannel(client, peer, 0x4001);
@@ -72,7 +79,8 @@ class UdpRelayLoopbackTest {
             client.send(new DatagramPacket(channelData, channelData.length, serverAddress));
             DatagramPacket atPeer = new DatagramPacket(new byte[1500], 1500);
             peer.receive(atPeer);
-            assertThat(new String(atPeer.getData(), 0, atPeer.getLength(), StandardCharsets.US_ASCII)).isEqualTo("hello");
+            assertThat(new String(atPeer.getData(), 0, atPeer.getLength(), StandardCharsets.US_ASCII))
+                    .isEqualTo("hello");
             assertThat(atPeer.getPort()).isEqualTo(relayed.port());
 
             byte[] reply = "world!".getBytes(StandardCharsets.US_ASCII);
@@ -94,7 +102,7 @@ class UdpRelayLoopbackTest {
     void relaysBurstsOfMixedLengthsIntactAndInOrderBothWays() throws Exception {
         int[] peerLengths = {1, 160, 1200, 2047, 2048, 2049, 2051, 2052, 3000, 512};
         try (DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
-             DatagramSocket peer = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+                DatagramSocket peer = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             client.setSoTimeout(10000);
             peer.setSoTimeout(10000);
             TransportAddress relayed = allocateAndBindChannel(client, peer, 0x4002);
@@ -116,7 +124,8 @@ class UdpRelayLoopbackTest {
                 }
                 for (int i = 0; i < sent; i++) {
                     peer.receive(in);
-                    assertThat(java.util.Arrays.copyOf(in.getData(), in.getLength())).as("burst %d datagram %d", burst, i)
+                    assertThat(java.util.Arrays.copyOf(in.getData(), in.getLength()))
+                            .as("burst %d datagram %d", burst, i)
                             .isEqualTo(pattern(burst * 100 + i, 1 + (i * 97) % 2048));
                 }
 
@@ -136,13 +145,15 @@ class UdpRelayLoopbackTest {
                     assertThat(got[0]).isEqualTo((byte) 0x40);
                     assertThat(got[1]).isEqualTo((byte) 0x02);
                     assertThat(((got[2] & 0xFF) << 8) | (got[3] & 0xFF)).isEqualTo(length);
-                    assertThat(java.util.Arrays.copyOfRange(got, 4, got.length)).as("burst %d datagram %d", burst, i)
+                    assertThat(java.util.Arrays.copyOfRange(got, 4, got.length))
+                            .as("burst %d datagram %d", burst, i)
                             .isEqualTo(pattern(burst * 1000 + i, length));
                     expected++;
                 }
                 assertThat(expected).isEqualTo(20);
             }
-            assertThat(server.engines().get(0).counters().drops(DropReason.OVERSIZED)).isEqualTo(5 * 4);
+            assertThat(server.engines().get(0).counters().drops(DropReason.OVERSIZED))
+                    .isEqualTo(5 * 4);
         }
     }
 
@@ -158,46 +169,60 @@ class UdpRelayLoopbackTest {
     void answersBindingWithTheClientsAddress() throws Exception {
         try (DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             client.setSoTimeout(10000);
-            StunMessageDecoder response = new Client(client).request(StunMethod.BINDING, w -> { });
+            StunMessageDecoder response = new Client(client).request(StunMethod.BINDING, w -> {});
             assertThat(response.messageClass()).isEqualTo(StunClass.SUCCESS_RESPONSE);
             TransportAddress mapped = new TransportAddress();
-            AddressAttribute.decodeXor(response.buffer(), 0, response.valueOffset(AttributeType.XOR_MAPPED_ADDRESS),
-                    response.valueLength(AttributeType.XOR_MAPPED_ADDRESS), mapped, new byte[16]);
+            AddressAttribute.decodeXor(
+                    response.buffer(),
+                    0,
+                    response.valueOffset(AttributeType.XOR_MAPPED_ADDRESS),
+                    response.valueLength(AttributeType.XOR_MAPPED_ADDRESS),
+                    mapped,
+                    new byte[16]);
             assertThat(mapped.port()).isEqualTo(client.getLocalPort());
         }
     }
 
     /** Allocates on {@code client} with REST credentials and binds {@code channel} to {@code peer}. */
-    private TransportAddress allocateAndBindChannel(DatagramSocket client, DatagramSocket peer, int channel) throws Exception {
-            Client c = new Client(client);
-            String username = (System.currentTimeMillis() / 1000 + 3600) + ":alice";
-            byte[] password = CredentialStore.restPassword(SECRET.getBytes(StandardCharsets.UTF_8),
-                    username.getBytes(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
-            byte[] key = MessageIntegrity.longTermKeyMd5(username.getBytes(StandardCharsets.UTF_8),
-                    REALM.getBytes(StandardCharsets.UTF_8), password);
+    private TransportAddress allocateAndBindChannel(DatagramSocket client, DatagramSocket peer, int channel)
+            throws Exception {
+        Client c = new Client(client);
+        String username = (System.currentTimeMillis() / 1000 + 3600) + ":alice";
+        byte[] password = CredentialStore.restPassword(
+                        SECRET.getBytes(StandardCharsets.UTF_8), username.getBytes(StandardCharsets.UTF_8))
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] key = MessageIntegrity.longTermKeyMd5(
+                username.getBytes(StandardCharsets.UTF_8), REALM.getBytes(StandardCharsets.UTF_8), password);
 
-            StunMessageDecoder challenge = c.request(StunMethod.ALLOCATE, w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
-            assertThat(challenge.messageClass()).isEqualTo(StunClass.ERROR_RESPONSE);
-            byte[] nonce = new byte[challenge.valueLength(AttributeType.NONCE)];
-            challenge.copyValue(AttributeType.NONCE, nonce);
+        StunMessageDecoder challenge =
+                c.request(StunMethod.ALLOCATE, w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
+        assertThat(challenge.messageClass()).isEqualTo(StunClass.ERROR_RESPONSE);
+        byte[] nonce = new byte[challenge.valueLength(AttributeType.NONCE)];
+        challenge.copyValue(AttributeType.NONCE, nonce);
 
-            StunMessageDecoder allocated = c.request(StunMethod.ALLOCATE, w -> {
-                w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24);
-                auth(w, username, nonce, key);
-            });
-            assertThat(allocated.messageClass()).isEqualTo(StunClass.SUCCESS_RESPONSE);
-            TransportAddress relayed = new TransportAddress();
-            assertThat(AddressAttribute.decodeXor(allocated.buffer(), 0, allocated.valueOffset(AttributeType.XOR_RELAYED_ADDRESS),
-                    allocated.valueLength(AttributeType.XOR_RELAYED_ADDRESS), relayed, new byte[16])).isTrue();
-            assertThat(relayed.port()).isBetween(50000, 50999);
+        StunMessageDecoder allocated = c.request(StunMethod.ALLOCATE, w -> {
+            w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24);
+            auth(w, username, nonce, key);
+        });
+        assertThat(allocated.messageClass()).isEqualTo(StunClass.SUCCESS_RESPONSE);
+        TransportAddress relayed = new TransportAddress();
+        assertThat(AddressAttribute.decodeXor(
+                        allocated.buffer(),
+                        0,
+                        allocated.valueOffset(AttributeType.XOR_RELAYED_ADDRESS),
+                        allocated.valueLength(AttributeType.XOR_RELAYED_ADDRESS),
+                        relayed,
+                        new byte[16]))
+                .isTrue();
+        assertThat(relayed.port()).isBetween(50000, 50999);
 
-            TransportAddress peerAddress = TransportAddress.of((InetSocketAddress) peer.getLocalSocketAddress());
-            StunMessageDecoder bound = c.request(StunMethod.CHANNEL_BIND, w -> {
-                w.putInt(AttributeType.CHANNEL_NUMBER, channel << 16);
-                w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peerAddress);
-                auth(w, username, nonce, key);
-            });
-            assertThat(bound.messageClass()).isEqualTo(StunClass.SUCCESS_RESPONSE);
+        TransportAddress peerAddress = TransportAddress.of((InetSocketAddress) peer.getLocalSocketAddress());
+        StunMessageDecoder bound = c.request(StunMethod.CHANNEL_BIND, w -> {
+            w.putInt(AttributeType.CHANNEL_NUMBER, channel << 16);
+            w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peerAddress);
+            auth(w, username, nonce, key);
+        });
+        assertThat(bound.messageClass()).isEqualTo(StunClass.SUCCESS_RESPONSE);
 
         return relayed;
     }
@@ -212,21 +237,28 @@ class UdpRelayLoopbackTest {
     private final class Client {
         private final DatagramSocket socket;
         private final UnsafeBuffer out = new UnsafeBuffer(new byte[1500]);
-        private final StunMessageWriter writer = new StunMessageWriter(new MessageIntegrity(2048), new Fingerprint(2048));
+        private final StunMessageWriter writer =
+                new StunMessageWriter(new MessageIntegrity(2048), new Fingerprint(2048));
 
         Client(DatagramSocket socket) {
             this.socket = socket;
         }
 
-        StunMessageDecoder request(int method, java.util.function.Consumer<StunMessageWriter> attributes) throws Exception {
-            writer.start(out, 0, StunClass.messageType(method, StunClass.REQUEST),
-                    ThreadLocalRandom.current().nextInt(), ThreadLocalRandom.current().nextLong());
+        StunMessageDecoder request(int method, java.util.function.Consumer<StunMessageWriter> attributes)
+                throws Exception {
+            writer.start(
+                    out,
+                    0,
+                    StunClass.messageType(method, StunClass.REQUEST),
+                    ThreadLocalRandom.current().nextInt(),
+                    ThreadLocalRandom.current().nextLong());
             attributes.accept(writer);
             socket.send(new DatagramPacket(out.byteArray(), writer.length(), serverAddress));
             DatagramPacket in = new DatagramPacket(new byte[1500], 1500);
             socket.receive(in);
             StunMessageDecoder decoder = new StunMessageDecoder();
-            assertThat(decoder.decode(new UnsafeBuffer(java.util.Arrays.copyOf(in.getData(), in.getLength())), 0, in.getLength()))
+            assertThat(decoder.decode(
+                            new UnsafeBuffer(java.util.Arrays.copyOf(in.getData(), in.getLength())), 0, in.getLength()))
                     .isEqualTo(StunMessageDecoder.OK);
             return decoder;
         }

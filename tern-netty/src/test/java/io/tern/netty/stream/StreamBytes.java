@@ -10,8 +10,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /** Messages as they appear on a TURN stream, and a host that records what a connection hands over. */
 final class StreamBytes {
-    private StreamBytes() {
-    }
+    private StreamBytes() {}
 
     /** A STUN Binding request with {@code bodyBytes} of body (a multiple of 4). */
     static byte[] stun(int bodyBytes, int seed) {
@@ -63,7 +62,8 @@ final class StreamBytes {
         boolean allocation;
 
         @Override
-        public void onStreamMessage(int listenerId, long connectionId, TransportAddress client, ByteBuf buffer, int index, int length) {
+        public void onStreamMessage(
+                int listenerId, long connectionId, TransportAddress client, ByteBuf buffer, int index, int length) {
             byte[] copy = new byte[length];
             buffer.getBytes(index, copy);
             messages.add(copy);

@@ -22,9 +22,15 @@ class StreamConnectionTest {
     private final StreamBytes.RecordingHost host = new StreamBytes.RecordingHost();
     private final StreamCounters counters = new StreamCounters();
     private final EmbeddedChannel channel = new EmbeddedChannel();
-    private final StreamConnections connections = new StreamConnections(new TurnFlush(channel.eventLoop()), host, new TurnCounters(),
-            SETTINGS, new ConnectionLimiter(10, 10), counters);
-    private final StreamConnection connection = connections.register(channel, 3, new InetSocketAddress("127.0.0.1", 5000));
+    private final StreamConnections connections = new StreamConnections(
+            new TurnFlush(channel.eventLoop()),
+            host,
+            new TurnCounters(),
+            SETTINGS,
+            new ConnectionLimiter(10, 10),
+            counters);
+    private final StreamConnection connection =
+            connections.register(channel, 3, new InetSocketAddress("127.0.0.1", 5000));
 
     StreamConnectionTest() {
         channel.pipeline().addLast(connection);
@@ -106,7 +112,8 @@ class StreamConnectionTest {
 
     @Test
     void garbageClosesTheConnection() {
-        receive(StreamBytes.concat(StreamBytes.stun(0, 1), "GET / HTTP/1.1\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        receive(StreamBytes.concat(
+                StreamBytes.stun(0, 1), "GET / HTTP/1.1\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
         // 'G' is 0x47: ChannelData bits, so the framer waits for a 0x4554-byte message
         assertThat(host.messages).hasSize(1);
         receive(new byte[] {(byte) 0xFF});
@@ -162,7 +169,8 @@ class StreamConnectionTest {
         ByteBuf first = channel.readOutbound();
         ByteBuf second = channel.readOutbound();
         try {
-            assertThat(io.netty.buffer.ByteBufUtil.getBytes(first)).containsExactly(0x40, 0x01, 0, 5, 1, 2, 3, 4, 5, 0, 0, 0);
+            assertThat(io.netty.buffer.ByteBufUtil.getBytes(first))
+                    .containsExactly(0x40, 0x01, 0, 5, 1, 2, 3, 4, 5, 0, 0, 0);
             assertThat(io.netty.buffer.ByteBufUtil.getBytes(second)).containsExactly(stun);
         } finally {
             first.release();

@@ -50,7 +50,8 @@ class StreamFramerTest {
         assertThat(frame(new byte[] {0, 1, 0, 5}, 4)).isEqualTo(StreamFramer.INVALID);
         // no magic cookie (RFC 3489 or a TLS ClientHello on the TCP port)
         assertThat(frame(new byte[] {0, 1, 0, 4, 1, 2, 3, 4}, 8)).isEqualTo(StreamFramer.INVALID);
-        assertThat(frame(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01}, 8)).isEqualTo(StreamFramer.INVALID);
+        assertThat(frame(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01}, 8))
+                .isEqualTo(StreamFramer.INVALID);
     }
 
     @Test

@@ -36,15 +36,17 @@ class StreamFramingPropertiesTest {
     }
 
     @Property(tries = 200)
-    void anyChunkingOfValidMessagesYieldsTheSameMessages(@ForAll("messages") List<byte[]> messages,
-                                                         @ForAll("cuts") List<Integer> cuts) {
+    void anyChunkingOfValidMessagesYieldsTheSameMessages(
+            @ForAll("messages") List<byte[]> messages, @ForAll("cuts") List<Integer> cuts) {
         byte[] stream = StreamBytes.concat(messages.toArray(new byte[0][]));
         assertThat(feed(stream, cuts)).containsExactlyElementsOf(messages);
     }
 
     @Property(tries = 300)
-    void arbitraryBytesNeverBreakTheConnection(@ForAll @Size(max = 300) byte[] prefix, @ForAll("messages") List<byte[]> messages,
-                                               @ForAll("cuts") List<Integer> cuts) {
+    void arbitraryBytesNeverBreakTheConnection(
+            @ForAll @Size(max = 300) byte[] prefix,
+            @ForAll("messages") List<byte[]> messages,
+            @ForAll("cuts") List<Integer> cuts) {
         byte[] stream = StreamBytes.concat(StreamBytes.concat(messages.toArray(new byte[0][])), prefix);
         List<byte[]> expected = StreamBytes.referenceFrames(stream);
         assertThat(feed(stream, cuts)).containsExactlyElementsOf(expected);
@@ -53,14 +55,20 @@ class StreamFramingPropertiesTest {
     private static List<byte[]> feed(byte[] stream, List<Integer> cuts) {
         StreamBytes.RecordingHost host = new StreamBytes.RecordingHost();
         EmbeddedChannel channel = new EmbeddedChannel();
-        StreamConnections connections = new StreamConnections(new TurnFlush(channel.eventLoop()), host, new TurnCounters(),
-                StreamSettings.defaults(), new ConnectionLimiter(1, 1), new StreamCounters());
+        StreamConnections connections = new StreamConnections(
+                new TurnFlush(channel.eventLoop()),
+                host,
+                new TurnCounters(),
+                StreamSettings.defaults(),
+                new ConnectionLimiter(1, 1),
+                new StreamCounters());
         StreamConnection connection = connections.register(channel, 0, new InetSocketAddress("127.0.0.1", 1));
         channel.pipeline().addLast(connection);
         int position = 0;
         int cut = 0;
         while (position < stream.length && channel.isOpen()) {
-            int chunk = Math.min(stream.length - position, cuts.isEmpty() ? stream.length : cuts.get(cut++ % cuts.size()));
+            int chunk =
+                    Math.min(stream.length - position, cuts.isEmpty() ? stream.length : cuts.get(cut++ % cuts.size()));
             ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer(chunk);
             buf.writeBytes(stream, position, chunk);
             channel.writeInbound(buf);
@@ -75,7 +83,8 @@ class StreamFramingPropertiesTest {
     Arbitrary<List<byte[]>> messages() {
         Arbitrary<byte[]> stun = Combinators.combine(Arbitraries.integers().between(0, 60), Arbitraries.integers())
                 .as((words, seed) -> StreamBytes.stun(words * 4, seed));
-        Arbitrary<byte[]> channelData = Combinators.combine(Arbitraries.integers().between(0, 300), Arbitraries.integers())
+        Arbitrary<byte[]> channelData = Combinators.combine(
+                        Arbitraries.integers().between(0, 300), Arbitraries.integers())
                 .as(StreamBytes::channelData);
         return Arbitraries.oneOf(stun, channelData).list().ofMaxSize(12);
     }
@@ -84,5 +93,4 @@ class StreamFramingPropertiesTest {
     Arbitrary<List<Integer>> cuts() {
         return Arbitraries.integers().between(1, 400).list().ofMinSize(1).ofMaxSize(10);
     }
-
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
+import io.tern.netty.relay.TransportSettings;
+import io.tern.netty.relay.TurnServerTransport;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AddressAttribute;
 import io.tern.stun.attribute.AttributeType;
@@ -13,8 +15,6 @@ import io.tern.stun.message.StunClass;
 import io.tern.stun.message.StunMessageDecoder;
 import io.tern.stun.message.StunMessageWriter;
 import io.tern.stun.message.StunMethod;
-import io.tern.netty.relay.TransportSettings;
-import io.tern.netty.relay.TurnServerTransport;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.engine.DropReason;
@@ -82,20 +82,37 @@ class StreamTransportTest {
         TurnShared shared = new TurnShared(
                 CredentialStore.of(REALM, List.of(), List.of(SECRET), ':'),
                 new AllocationQuota(0, 0, 1000),
-                new RelayPortPool(relayBase, relayBase + 99, 1), null,
+                new RelayPortPool(relayBase, relayBase + 99, 1),
+                null,
                 PeerAddressPolicy.of(List.of(), List.of(), true, List.of()),
-                new byte[32], TimeUnit.SECONDS.toNanos(600),
-                () -> System.currentTimeMillis() / 1000, new AtomicBoolean());
+                new byte[32],
+                TimeUnit.SECONDS.toNanos(600),
+                () -> System.currentTimeMillis() / 1000,
+                new AtomicBoolean());
         InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
-        server = TurnServerTransport.start(new TransportSettings(List.of(any), List.of(any), List.of(any), tls, streams, 1,
-                TurnEngineConfig.builder().relayAddressV4(TransportAddress.parse("127.0.0.1", 0)).build(),
-                shared, TimeUnit.MILLISECONDS.toNanos(20)));
+        server = TurnServerTransport.start(new TransportSettings(
+                List.of(any),
+                List.of(any),
+                List.of(any),
+                tls,
+                streams,
+                1,
+                TurnEngineConfig.builder()
+                        .relayAddressV4(TransportAddress.parse("127.0.0.1", 0))
+                        .build(),
+                shared,
+                TimeUnit.MILLISECONDS.toNanos(20)));
     }
 
     private TlsSettings writeCertificate(String subject, long pollMs) throws Exception {
-        X509Bundle bundle = new CertificateBuilder().subject(subject).ecp256().setIsCertificateAuthority(true)
-                .setKeyUsage(true, CertificateBuilder.KeyUsage.digitalSignature, CertificateBuilder.KeyUsage.keyCertSign)
-                .addSanDnsName("localhost").buildSelfSigned();
+        X509Bundle bundle = new CertificateBuilder()
+                .subject(subject)
+                .ecp256()
+                .setIsCertificateAuthority(true)
+                .setKeyUsage(
+                        true, CertificateBuilder.KeyUsage.digitalSignature, CertificateBuilder.KeyUsage.keyCertSign)
+                .addSanDnsName("localhost")
+                .buildSelfSigned();
         Path cert = dir.resolve("cert.pem");
         Path key = dir.resolve("key.pem");
         Files.writeString(cert, bundle.getCertificatePEM());
@@ -108,7 +125,8 @@ class StreamTransportTest {
     @Test
     void relaysPaddedChannelDataBothWaysOverTcp() throws Exception {
         start(StreamSettings.defaults());
-        try (Socket socket = tcp(); DatagramSocket peer = peer()) {
+        try (Socket socket = tcp();
+                DatagramSocket peer = peer()) {
             relayBothWays(new StreamClient(socket), peer);
         }
     }
@@ -117,7 +135,8 @@ class StreamTransportTest {
     void relaysOverTls13And12() throws Exception {
         start(StreamSettings.defaults());
         for (String protocol : List.of("TLSv1.3", "TLSv1.2")) {
-            try (SSLSocket socket = tlsSocket(protocol); DatagramSocket peer = peer()) {
+            try (SSLSocket socket = tlsSocket(protocol);
+                    DatagramSocket peer = peer()) {
                 assertThat(socket.getSession().getProtocol()).isEqualTo(protocol);
                 relayBothWays(new StreamClient(socket), peer);
             }
@@ -138,7 +157,8 @@ class StreamTransportTest {
     void clientThatStopsReadingHasItsDataDroppedWithinABoundedQueue() throws Exception {
         int highWaterMark = 32 * 1024;
         start(StreamSettings.defaults().withWriteWaterMarks(16 * 1024, highWaterMark));
-        try (Socket socket = new Socket(); DatagramSocket peer = peer()) {
+        try (Socket socket = new Socket();
+                DatagramSocket peer = peer()) {
             socket.setReceiveBufferSize(4096);
             socket.connect(server.tcpAddresses().get(0));
             socket.setSoTimeout((int) WAIT_MS);
@@ -149,13 +169,15 @@ class StreamTransportTest {
             byte[] datagram = new byte[1000];
             long deadline = System.currentTimeMillis() + WAIT_MS;
             long largestQueue = 0;
-            while (engine().counters().drops(DropReason.CLIENT_BACKPRESSURE) < 100 && System.currentTimeMillis() < deadline) {
+            while (engine().counters().drops(DropReason.CLIENT_BACKPRESSURE) < 100
+                    && System.currentTimeMillis() < deadline) {
                 for (int i = 0; i < 200; i++) {
                     peer.send(new DatagramPacket(datagram, datagram.length, relayAddress));
                 }
                 largestQueue = Math.max(largestQueue, server.largestStreamWriteQueueBytes());
             }
-            assertThat(engine().counters().drops(DropReason.CLIENT_BACKPRESSURE)).isGreaterThanOrEqualTo(100);
+            assertThat(engine().counters().drops(DropReason.CLIENT_BACKPRESSURE))
+                    .isGreaterThanOrEqualTo(100);
             // The queue stops at the high water mark, plus the one message that crossed it.
             assertThat(largestQueue).isLessThanOrEqualTo(highWaterMark + 1004);
             assertThat(server.streamBufferedBytes()).isLessThanOrEqualTo(highWaterMark + 1004);
@@ -167,15 +189,20 @@ class StreamTransportTest {
     @Test
     void connectionLimitsPerIpAndInTotal() throws Exception {
         start(StreamSettings.defaults().withConnectionLimits(3, 2));
-        try (Socket a = tcp(); Socket b = tcp(); Socket refusedByIp = tcp();
-             Socket c = tcpFrom("127.0.0.2"); Socket refusedByTotal = tcpFrom("127.0.0.3")) {
+        try (Socket a = tcp();
+                Socket b = tcp();
+                Socket refusedByIp = tcp();
+                Socket c = tcpFrom("127.0.0.2");
+                Socket refusedByTotal = tcpFrom("127.0.0.3")) {
             new StreamClient(a).binding();
             new StreamClient(b).binding();
             new StreamClient(c).binding();
             assertClosedByServer(refusedByIp);
             assertClosedByServer(refusedByTotal);
-            assertThat(server.streamCounters().count(StreamEvent.REJECTED_PER_IP_LIMIT)).isEqualTo(1);
-            assertThat(server.streamCounters().count(StreamEvent.REJECTED_TOTAL_LIMIT)).isEqualTo(1);
+            assertThat(server.streamCounters().count(StreamEvent.REJECTED_PER_IP_LIMIT))
+                    .isEqualTo(1);
+            assertThat(server.streamCounters().count(StreamEvent.REJECTED_TOTAL_LIMIT))
+                    .isEqualTo(1);
             assertThat(server.streamConnections()).isEqualTo(3);
         }
         waitFor(() -> server.streamConnections() == 0);
@@ -188,7 +215,9 @@ class StreamTransportTest {
     void idleConnectionsWithoutAllocationAndSlowMessagesAreClosed() throws Exception {
         long idleNs = TimeUnit.MILLISECONDS.toNanos(300);
         start(StreamSettings.defaults().withTimeouts(idleNs, idleNs, TimeUnit.SECONDS.toNanos(10)));
-        try (Socket idle = tcp(); Socket allocated = tcp(); Socket slow = tcp()) {
+        try (Socket idle = tcp();
+                Socket allocated = tcp();
+                Socket slow = tcp()) {
             new StreamClient(idle).binding();
             StreamClient withAllocation = new StreamClient(allocated);
             withAllocation.allocate();
@@ -196,7 +225,8 @@ class StreamTransportTest {
             assertClosedByServer(idle);
             assertClosedByServer(slow);
             assertThat(server.streamCounters().count(StreamEvent.IDLE_TIMEOUT)).isEqualTo(1);
-            assertThat(server.streamCounters().count(StreamEvent.MESSAGE_TIMEOUT)).isEqualTo(1);
+            assertThat(server.streamCounters().count(StreamEvent.MESSAGE_TIMEOUT))
+                    .isEqualTo(1);
             // Idle for longer than the timeout, but it has an allocation: still served.
             Thread.sleep(TimeUnit.NANOSECONDS.toMillis(idleNs) * 2);
             withAllocation.binding();
@@ -205,8 +235,11 @@ class StreamTransportTest {
 
     @Test
     void silentTlsHandshakeTimesOut() throws Exception {
-        start(StreamSettings.defaults().withTimeouts(TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(10),
-                TimeUnit.MILLISECONDS.toNanos(300)));
+        start(StreamSettings.defaults()
+                .withTimeouts(
+                        TimeUnit.SECONDS.toNanos(30),
+                        TimeUnit.SECONDS.toNanos(10),
+                        TimeUnit.MILLISECONDS.toNanos(300)));
         try (Socket socket = new Socket()) {
             socket.connect(server.tlsAddresses().get(0));
             assertClosedByServer(socket);
@@ -218,7 +251,8 @@ class StreamTransportTest {
     void garbageClosesTheConnection() throws Exception {
         start(StreamSettings.defaults());
         try (Socket socket = tcp()) {
-            socket.getOutputStream().write("\u0016\u0003\u0001\u0000\u0000\u0001\u0000\u0001".getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream()
+                    .write("\u0016\u0003\u0001\u0000\u0000\u0001\u0000\u0001".getBytes(StandardCharsets.ISO_8859_1));
             assertClosedByServer(socket);
         }
         assertThat(server.streamCounters().count(StreamEvent.BAD_FRAMING)).isEqualTo(1);
@@ -265,10 +299,12 @@ class StreamTransportTest {
         client.out.flush();
         DatagramPacket atPeer = new DatagramPacket(new byte[1500], 1500);
         peer.receive(atPeer);
-        assertThat(new String(atPeer.getData(), 0, atPeer.getLength(), StandardCharsets.US_ASCII)).isEqualTo("hello");
+        assertThat(new String(atPeer.getData(), 0, atPeer.getLength(), StandardCharsets.US_ASCII))
+                .isEqualTo("hello");
         assertThat(atPeer.getPort()).isEqualTo(relayed.port());
         peer.receive(atPeer);
-        assertThat(new String(atPeer.getData(), 0, atPeer.getLength(), StandardCharsets.US_ASCII)).isEqualTo("hi");
+        assertThat(new String(atPeer.getData(), 0, atPeer.getLength(), StandardCharsets.US_ASCII))
+                .isEqualTo("hi");
 
         byte[] reply = "world".getBytes(StandardCharsets.US_ASCII);
         peer.send(new DatagramPacket(reply, reply.length, atPeer.getSocketAddress()));
@@ -303,7 +339,9 @@ class StreamTransportTest {
     }
 
     private static String subject(SSLSocket socket) throws Exception {
-        return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSubjectX500Principal().getName();
+        return ((X509Certificate) socket.getSession().getPeerCertificates()[0])
+                .getSubjectX500Principal()
+                .getName();
     }
 
     private static DatagramSocket peer() throws IOException {
@@ -325,19 +363,19 @@ class StreamTransportTest {
     private static void waitFor(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.currentTimeMillis() + WAIT_MS;
         while (!condition.getAsBoolean()) {
-            assertThat(System.currentTimeMillis()).as("condition within %d ms", WAIT_MS).isLessThan(deadline);
+            assertThat(System.currentTimeMillis())
+                    .as("condition within %d ms", WAIT_MS)
+                    .isLessThan(deadline);
             Thread.sleep(10);
         }
     }
 
     private static final class TrustAll implements X509TrustManager {
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
         @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
         @Override
         public X509Certificate[] getAcceptedIssuers() {
@@ -350,7 +388,8 @@ class StreamTransportTest {
         private final DataInputStream in;
         private final OutputStream out;
         private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1500]);
-        private final StunMessageWriter writer = new StunMessageWriter(new MessageIntegrity(2048), new Fingerprint(2048));
+        private final StunMessageWriter writer =
+                new StunMessageWriter(new MessageIntegrity(2048), new Fingerprint(2048));
         private final String username = (System.currentTimeMillis() / 1000 + 3600) + ":alice";
         private final byte[] key;
         private byte[] nonce;
@@ -358,18 +397,20 @@ class StreamTransportTest {
         StreamClient(Socket socket) throws IOException {
             this.in = new DataInputStream(socket.getInputStream());
             this.out = socket.getOutputStream();
-            byte[] password = CredentialStore.restPassword(SECRET.getBytes(StandardCharsets.UTF_8),
-                    username.getBytes(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
-            this.key = MessageIntegrity.longTermKeyMd5(username.getBytes(StandardCharsets.UTF_8),
-                    REALM.getBytes(StandardCharsets.UTF_8), password);
+            byte[] password = CredentialStore.restPassword(
+                            SECRET.getBytes(StandardCharsets.UTF_8), username.getBytes(StandardCharsets.UTF_8))
+                    .getBytes(StandardCharsets.UTF_8);
+            this.key = MessageIntegrity.longTermKeyMd5(
+                    username.getBytes(StandardCharsets.UTF_8), REALM.getBytes(StandardCharsets.UTF_8), password);
         }
 
         void binding() throws IOException {
-            assertThat(request(StunMethod.BINDING, w -> { }).messageClass()).isEqualTo(StunClass.SUCCESS_RESPONSE);
+            assertThat(request(StunMethod.BINDING, w -> {}).messageClass()).isEqualTo(StunClass.SUCCESS_RESPONSE);
         }
 
         TransportAddress allocate() throws IOException {
-            StunMessageDecoder challenge = request(StunMethod.ALLOCATE, w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
+            StunMessageDecoder challenge =
+                    request(StunMethod.ALLOCATE, w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
             assertThat(challenge.messageClass()).isEqualTo(StunClass.ERROR_RESPONSE);
             nonce = new byte[challenge.valueLength(AttributeType.NONCE)];
             challenge.copyValue(AttributeType.NONCE, nonce);
@@ -379,8 +420,14 @@ class StreamTransportTest {
             });
             assertThat(allocated.messageClass()).isEqualTo(StunClass.SUCCESS_RESPONSE);
             TransportAddress relayed = new TransportAddress();
-            assertThat(AddressAttribute.decodeXor(allocated.buffer(), 0, allocated.valueOffset(AttributeType.XOR_RELAYED_ADDRESS),
-                    allocated.valueLength(AttributeType.XOR_RELAYED_ADDRESS), relayed, new byte[16])).isTrue();
+            assertThat(AddressAttribute.decodeXor(
+                            allocated.buffer(),
+                            0,
+                            allocated.valueOffset(AttributeType.XOR_RELAYED_ADDRESS),
+                            allocated.valueLength(AttributeType.XOR_RELAYED_ADDRESS),
+                            relayed,
+                            new byte[16]))
+                    .isTrue();
             return relayed;
         }
 
@@ -401,8 +448,12 @@ class StreamTransportTest {
         }
 
         StunMessageDecoder request(int method, Consumer<StunMessageWriter> attributes) throws IOException {
-            writer.start(buffer, 0, StunClass.messageType(method, StunClass.REQUEST),
-                    ThreadLocalRandom.current().nextInt(), ThreadLocalRandom.current().nextLong());
+            writer.start(
+                    buffer,
+                    0,
+                    StunClass.messageType(method, StunClass.REQUEST),
+                    ThreadLocalRandom.current().nextInt(),
+                    ThreadLocalRandom.current().nextLong());
             attributes.accept(writer);
             out.write(buffer.byteArray(), 0, writer.length());
             out.flush();

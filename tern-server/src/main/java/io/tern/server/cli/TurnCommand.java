@@ -11,6 +11,12 @@ import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.config.WarningSink;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,13 +24,6 @@ import picocli.CommandLine.Model.ISetter;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 
 /**
  * {@code tern turn}: a STUN/TURN relay configured like coturn. Reads {@code -c FILE} (coturn's
@@ -35,20 +34,20 @@ import java.util.stream.Collectors;
  * {@link #addCoturnOptions(CommandSpec)}, so the file reader and the command line share one table.
  */
 @Command(
-    name = "turn",
-    sortOptions = false,
-    usageHelpAutoWidth = true,
-    headerHeading = "%n",
-    header = "Run a STUN/TURN relay (a drop-in replacement for coturn's turnserver).",
-    abbreviateSynopsis = true,
-    description = {
-        "Options are coturn's. Each can also be written in the -c file as 'name=value', 'name value' or, "
-            + "for flags, a bare 'name'. The command line overrides the file; a repeatable option given on "
-            + "the command line replaces the file's values for it.",
-        "Flags take an optional value: --fingerprint=off (on/off, yes/no, 1/0, true/false)."},
-    optionListHeading = "%nOptions:%n")
-public final class TurnCommand implements Callable<Integer>
-{
+        name = "turn",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        headerHeading = "%n",
+        header = "Run a STUN/TURN relay (a drop-in replacement for coturn's turnserver).",
+        abbreviateSynopsis = true,
+        description = {
+            "Options are coturn's. Each can also be written in the -c file as 'name=value', 'name value' or, "
+                    + "for flags, a bare 'name'. The command line overrides the file; a repeatable option given on "
+                    + "the command line replaces the file's values for it.",
+            "Flags take an optional value: --fingerprint=off (on/off, yes/no, 1/0, true/false)."
+        },
+        optionListHeading = "%nOptions:%n")
+public final class TurnCommand implements Callable<Integer> {
     private final TurnServerLauncher launcher;
     private final WarningSink warnings;
     private final List<OptionValue> commandLineValues = new ArrayList<>();
@@ -56,137 +55,130 @@ public final class TurnCommand implements Callable<Integer>
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "-c", paramLabel = "<file>", order = -3,
-        description = "Configuration file in coturn's turnserver.conf format. Default: none "
-            + "(unlike coturn, Tern does not look for turnserver.conf in default locations).")
+    @Option(
+            names = "-c",
+            paramLabel = "<file>",
+            order = -3,
+            description = "Configuration file in coturn's turnserver.conf format. Default: none "
+                    + "(unlike coturn, Tern does not look for turnserver.conf in default locations).")
     private Path configFile;
 
-    @Option(names = "-n", order = -2,
-        description = "Do not read a configuration file, even if -c is given (as coturn). Default: off.")
+    @Option(
+            names = "-n",
+            order = -2,
+            description = "Do not read a configuration file, even if -c is given (as coturn). Default: off.")
     private boolean noConfigFile;
 
-    @Option(names = "--print-config", order = -1,
-        description = "Print the effective configuration in turnserver.conf syntax and exit without "
-            + "starting the server. Default: off.")
+    @Option(
+            names = "--print-config",
+            order = -1,
+            description = "Print the effective configuration in turnserver.conf syntax and exit without "
+                    + "starting the server. Default: off.")
     private boolean printConfig;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, order = 1000, description = "Show this help and exit.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            order = 1000,
+            description = "Show this help and exit.")
     private boolean help;
 
-    public TurnCommand(final TurnServerLauncher launcher, final WarningSink warnings)
-    {
+    public TurnCommand(final TurnServerLauncher launcher, final WarningSink warnings) {
         this.launcher = Objects.requireNonNull(launcher, "launcher");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
     }
 
     /** Adds one option per row of {@link CoturnOptions}; unsupported ones are hidden from help. */
-    void addCoturnOptions(final CommandSpec commandSpec)
-    {
+    void addCoturnOptions(final CommandSpec commandSpec) {
         int order = 0;
-        for (final OptionDef option : CoturnOptions.all())
-        {
+        for (final OptionDef option : CoturnOptions.all()) {
             final boolean hidden = option.status() != Status.SUPPORTED;
             final OptionSpec.Builder builder = OptionSpec.builder("--" + option.name())
-                .type(String.class)
-                .order(order++)
-                .hidden(hidden)
-                .hasInitialValue(false)
-                .setter(new Collector(option));
-            if (option.arity() == Arity.FLAG)
-            {
+                    .type(String.class)
+                    .order(order++)
+                    .hidden(hidden)
+                    .hasInitialValue(false)
+                    .setter(new Collector(option));
+            if (option.arity() == Arity.FLAG) {
                 // coturn's short flags take no value (-vf is -v -f); the long forms take an optional one.
                 builder.arity("0..1").fallbackValue("").paramLabel("<on|off>");
-                if (option.shortName() != null)
-                {
+                if (option.shortName() != null) {
                     builder.description("(" + option.shortName() + ") " + option.description());
                     commandSpec.addOption(OptionSpec.builder(option.shortName())
-                        .arity("0")
-                        .type(boolean.class)
-                        .hidden(true)
-                        .hasInitialValue(false)
-                        .setter(new Collector(option))
-                        .build());
-                }
-                else
-                {
+                            .arity("0")
+                            .type(boolean.class)
+                            .hidden(true)
+                            .hasInitialValue(false)
+                            .setter(new Collector(option))
+                            .build());
+                } else {
                     builder.description(option.description());
                 }
-            }
-            else
-            {
-                if (option.shortName() != null)
-                {
+            } else {
+                if (option.shortName() != null) {
                     builder.names("--" + option.name(), option.shortName());
                 }
                 builder.description(option.description())
-                    .paramLabel(option.paramLabel())
-                    .arity(option.arity() == Arity.REQUIRED_VALUE ? "1" : "0..1");
-                if (option.arity() == Arity.OPTIONAL_VALUE)
-                {
+                        .paramLabel(option.paramLabel())
+                        .arity(option.arity() == Arity.REQUIRED_VALUE ? "1" : "0..1");
+                if (option.arity() == Arity.OPTIONAL_VALUE) {
                     builder.fallbackValue("");
                 }
             }
             commandSpec.addOption(builder.build());
         }
-        commandSpec.usageMessage().footer(
-            "",
-            "Also accepted for coturn compatibility, ignored with one warning each:",
-            CoturnOptions.withStatus(Status.UNSUPPORTED).stream()
-                .map(o -> o.name() + (o.shortName() == null ? "" : " (" + o.shortName() + ")"))
-                .collect(Collectors.joining(", ")) + ".",
-            "Accepted silently (Tern always behaves this way): "
-                + CoturnOptions.withStatus(Status.ALWAYS_TRUE).stream().map(OptionDef::name)
-                .collect(Collectors.joining(", ")) + ".",
-            "",
-            "Exit codes: 0 normal end, 2 invalid option or configuration, 1 failure while running.");
+        commandSpec
+                .usageMessage()
+                .footer(
+                        "",
+                        "Also accepted for coturn compatibility, ignored with one warning each:",
+                        CoturnOptions.withStatus(Status.UNSUPPORTED).stream()
+                                        .map(o -> o.name() + (o.shortName() == null ? "" : " (" + o.shortName() + ")"))
+                                        .collect(Collectors.joining(", "))
+                                + ".",
+                        "Accepted silently (Tern always behaves this way): "
+                                + CoturnOptions.withStatus(Status.ALWAYS_TRUE).stream()
+                                        .map(OptionDef::name)
+                                        .collect(Collectors.joining(", "))
+                                + ".",
+                        "",
+                        "Exit codes: 0 normal end, 2 invalid option or configuration, 1 failure while running.");
     }
 
     @Override
-    public Integer call() throws Exception
-    {
+    public Integer call() throws Exception {
         final List<OptionValue> cli = List.copyOf(commandLineValues);
         commandLineValues.clear();
         final TurnServerConfig config;
-        try
-        {
-            final List<OptionValue> file = configFile == null || noConfigFile
-                ? List.of()
-                : new CoturnConfigReader(warnings).read(configFile);
+        try {
+            final List<OptionValue> file =
+                    configFile == null || noConfigFile ? List.of() : new CoturnConfigReader(warnings).read(configFile);
             config = new TurnServerConfigAssembler(warnings).assemble(file, cli);
-        }
-        catch (final ConfigException ex)
-        {
+        } catch (final ConfigException ex) {
             spec.commandLine().getErr().println("tern turn: " + ex.getMessage());
             spec.commandLine().getErr().flush();
             return CommandLine.ExitCode.USAGE;
         }
-        if (printConfig)
-        {
+        if (printConfig) {
             return new PrintConfigLauncher(spec.commandLine().getOut()).launch(config);
         }
         return launcher.launch(config);
     }
 
     /** Records each occurrence, in argument order, as an {@link OptionValue}. */
-    private final class Collector implements ISetter
-    {
+    private final class Collector implements ISetter {
         private final OptionDef option;
 
-        Collector(final OptionDef option)
-        {
+        Collector(final OptionDef option) {
             this.option = option;
         }
 
         @Override
-        public <T> T set(final T value)
-        {
-            if (value instanceof Boolean)
-            {
+        public <T> T set(final T value) {
+            if (value instanceof Boolean) {
                 // a short flag such as -v: present means on
                 commandLineValues.add(new OptionValue(option, "", ConfigSource.commandLine()));
-            }
-            else if (value != null)
-            {
+            } else if (value != null) {
                 commandLineValues.add(new OptionValue(option, value.toString(), ConfigSource.commandLine()));
             }
             return null;

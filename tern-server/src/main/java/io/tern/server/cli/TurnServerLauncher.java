@@ -7,7 +7,6 @@ import io.tern.server.config.TurnServerConfig;
  * (normally when the server stops). {@code tern turn} calls it once, after validation.
  */
 @FunctionalInterface
-public interface TurnServerLauncher
-{
+public interface TurnServerLauncher {
     int launch(TurnServerConfig config) throws Exception;
 }

@@ -10,8 +10,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code tern ws-echo}: the WebSocket engine as a conformance echo server (Autobahn's fuzzingclient target). */
-@Command(name = "ws-echo", mixinStandardHelpOptions = true,
-    description = "Run a WebSocket echo server (RFC 6455 + permessage-deflate) for conformance testing.")
+@Command(
+        name = "ws-echo",
+        mixinStandardHelpOptions = true,
+        description = "Run a WebSocket echo server (RFC 6455 + permessage-deflate) for conformance testing.")
 public final class WsEchoCommand implements Callable<Integer> {
     @Option(names = "--port", description = "TCP port. Default: ${DEFAULT-VALUE}.")
     private int port = WebSocketEchoServer.DEFAULT_PORT;
@@ -21,14 +23,17 @@ public final class WsEchoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        NettyWebSocketServer server = WebSocketEchoServer.start(new InetSocketAddress(InetAddress.getByName(host), port),
-                WebSocketEchoServer.echoConfig());
+        NettyWebSocketServer server = WebSocketEchoServer.start(
+                new InetSocketAddress(InetAddress.getByName(host), port), WebSocketEchoServer.echoConfig());
         System.out.println("Tern WebSocket echo server on ws://" + host + ":" + server.port() + "/");
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "tern-ws-echo-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.close();
+                            stopped.countDown();
+                        },
+                        "tern-ws-echo-shutdown"));
         stopped.await();
         return 0;
     }

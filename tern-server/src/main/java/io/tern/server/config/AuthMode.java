@@ -1,8 +1,7 @@
 package io.tern.server.config;
 
 /** How clients authenticate. */
-public enum AuthMode
-{
+public enum AuthMode {
     /** {@code no-auth}: anonymous access, an open relay. */
     NONE,
     /** {@code lt-cred-mech}: RFC 8489 long-term credentials against the static users. */

@@ -8,15 +8,11 @@ import java.util.List;
  * explanations on separate {@code #} lines (coturn does not allow trailing comments). Secrets
  * and keys are never printed, except the generated secret when asked for.
  */
-public final class ConfigSummary
-{
-    private ConfigSummary()
-    {
-    }
+public final class ConfigSummary {
+    private ConfigSummary() {}
 
     /** Without the generated secret. */
-    public static String format(final TurnServerConfig config)
-    {
+    public static String format(final TurnServerConfig config) {
         return format(config, false);
     }
 
@@ -24,19 +20,21 @@ public final class ConfigSummary
      * @param showGeneratedSecret print {@link TurnServerConfig#generatedSecret()} in clear, for the
      *                            one start-up message an operator needs to use it
      */
-    public static String format(final TurnServerConfig config, final boolean showGeneratedSecret)
-    {
+    public static String format(final TurnServerConfig config, final boolean showGeneratedSecret) {
         final StringBuilder out = new StringBuilder(1024);
         out.append("# Effective Tern ").append(TernVersion.version()).append(" TURN configuration\n");
 
         line(out, "listening-port", config.listeningPort());
         line(out, "tls-listening-port", config.tlsListeningPort());
-        comment(out, "TLS listener " + (config.tlsEnabled() ? "on" : "off") + ", DTLS listener "
-            + (config.dtlsEnabled() ? "on" : "off")
-            + (config.cert().isEmpty() && !(config.noTls() && config.noDtls()) ? " (no cert/pkey given)" : ""));
+        comment(
+                out,
+                "TLS listener " + (config.tlsEnabled() ? "on" : "off") + ", DTLS listener "
+                        + (config.dtlsEnabled() ? "on" : "off")
+                        + (config.cert().isEmpty() && !(config.noTls() && config.noDtls())
+                                ? " (no cert/pkey given)"
+                                : ""));
         addresses(out, "listening-ip", config.listeningIps());
-        if (config.relayIps().isEmpty())
-        {
+        if (config.relayIps().isEmpty()) {
             comment(out, "relay-ip: none given, the server picks");
         }
         addresses(out, "relay-ip", config.relayIps());
@@ -58,23 +56,24 @@ public final class ConfigSummary
 
         line(out, "realm", config.realm());
         comment(out, "authentication: " + config.authMode());
-        switch (config.authMode())
-        {
+        switch (config.authMode()) {
             case NONE -> flag(out, "no-auth", true);
-            case LONG_TERM ->
-            {
+            case LONG_TERM -> {
                 flag(out, "lt-cred-mech", true);
                 config.staticUsers().forEach(user -> comment(out, "user: " + user.name() + " (key redacted)"));
             }
-            case REST_SECRET ->
-            {
+            case REST_SECRET -> {
                 flag(out, "use-auth-secret", true);
-                if (!config.staticAuthSecrets().isEmpty())
-                {
-                    comment(out, "static-auth-secret: " + config.staticAuthSecrets().size() + " given (redacted)");
+                if (!config.staticAuthSecrets().isEmpty()) {
+                    comment(
+                            out,
+                            "static-auth-secret: " + config.staticAuthSecrets().size() + " given (redacted)");
                 }
-                config.generatedSecret().ifPresent(secret -> comment(out, "static-auth-secret: generated"
-                    + (showGeneratedSecret ? ", shown once: " + secret : " (redacted)")));
+                config.generatedSecret()
+                        .ifPresent(secret -> comment(
+                                out,
+                                "static-auth-secret: generated"
+                                        + (showGeneratedSecret ? ", shown once: " + secret : " (redacted)")));
             }
             default -> throw new IllegalStateException(config.authMode().toString());
         }
@@ -96,12 +95,9 @@ public final class ConfigSummary
 
         flag(out, "fingerprint", config.fingerprint());
         flag(out, "strict-channel-numbers", config.strictChannelNumbers());
-        if (config.softwareAttribute().isPresent())
-        {
+        if (config.softwareAttribute().isPresent()) {
             comment(out, "SOFTWARE: " + config.softwareAttribute().get());
-        }
-        else
-        {
+        } else {
             flag(out, "no-software-attribute", true);
         }
 
@@ -121,26 +117,21 @@ public final class ConfigSummary
         return out.toString();
     }
 
-    private static void addresses(final StringBuilder out, final String name, final List<InetAddress> addresses)
-    {
+    private static void addresses(final StringBuilder out, final String name, final List<InetAddress> addresses) {
         addresses.forEach(address -> line(out, name, address.getHostAddress()));
     }
 
-    private static void line(final StringBuilder out, final String name, final Object value)
-    {
+    private static void line(final StringBuilder out, final String name, final Object value) {
         out.append(name).append('=').append(value).append('\n');
     }
 
-    private static void flag(final StringBuilder out, final String name, final boolean on)
-    {
-        if (on)
-        {
+    private static void flag(final StringBuilder out, final String name, final boolean on) {
+        if (on) {
             out.append(name).append('\n');
         }
     }
 
-    private static void comment(final StringBuilder out, final String text)
-    {
+    private static void comment(final StringBuilder out, final String text) {
         out.append("# ").append(text).append('\n');
     }
 }

@@ -28,44 +28,34 @@ import java.util.Objects;
  *
  * <p>The reader only splits and names; values are checked by {@link TurnServerConfigAssembler}.
  */
-public final class CoturnConfigReader
-{
+public final class CoturnConfigReader {
     private final WarningSink warnings;
 
-    public CoturnConfigReader(final WarningSink warnings)
-    {
+    public CoturnConfigReader(final WarningSink warnings) {
         this.warnings = Objects.requireNonNull(warnings, "warnings");
     }
 
     /** Reads a file (UTF-8). I/O and decoding errors become {@link ConfigException}s. */
-    public List<OptionValue> read(final Path file)
-    {
+    public List<OptionValue> read(final Path file) {
         final List<String> lines;
-        try
-        {
+        try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        }
-        catch (final IOException ex)
-        {
+        } catch (final IOException ex) {
             throw new ConfigException("Cannot read configuration file '" + file + "': " + describe(ex));
         }
         return read(file.toString(), lines);
     }
 
     /** Parses already-read lines; {@code sourceName} appears in messages as {@code sourceName:line}. */
-    public List<OptionValue> read(final String sourceName, final List<String> lines)
-    {
+    public List<OptionValue> read(final String sourceName, final List<String> lines) {
         final List<OptionValue> values = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++)
-        {
+        for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
-            if (i == 0 && !line.isEmpty() && line.charAt(0) == '\uFEFF')
-            {
+            if (i == 0 && !line.isEmpty() && line.charAt(0) == '\uFEFF') {
                 line = line.substring(1);
             }
             final OptionValue value = parseLine(line, ConfigSource.file(sourceName, i + 1));
-            if (value != null)
-            {
+            if (value != null) {
                 values.add(value);
             }
         }
@@ -73,104 +63,84 @@ public final class CoturnConfigReader
     }
 
     /** One line; {@code null} for blank lines and comments. */
-    OptionValue parseLine(final String rawLine, final ConfigSource source)
-    {
+    OptionValue parseLine(final String rawLine, final ConfigSource source) {
         int start = 0;
-        while (start < rawLine.length() && isBlank(rawLine.charAt(start)))
-        {
+        while (start < rawLine.length() && isBlank(rawLine.charAt(start))) {
             start++;
         }
         int end = rawLine.length();
-        while (end > start && isSpace(rawLine.charAt(end - 1)))
-        {
+        while (end > start && isSpace(rawLine.charAt(end - 1))) {
             end--;
         }
-        if (start == end || rawLine.charAt(start) == '#')
-        {
+        if (start == end || rawLine.charAt(start) == '#') {
             return null;
         }
         final String line = rawLine.substring(start, end);
 
         int nameEnd = 0;
-        while (nameEnd < line.length() && !isSeparator(line.charAt(nameEnd)))
-        {
+        while (nameEnd < line.length() && !isSeparator(line.charAt(nameEnd))) {
             nameEnd++;
         }
         int valueStart = nameEnd;
-        while (valueStart < line.length() && isSeparator(line.charAt(valueStart)))
-        {
+        while (valueStart < line.length() && isSeparator(line.charAt(valueStart))) {
             valueStart++;
         }
         String name = line.substring(0, nameEnd);
         String value = line.substring(valueStart);
 
-        if (name.startsWith("--"))
-        {
+        if (name.startsWith("--")) {
             name = name.substring(2);
         }
-        if (value.startsWith("\""))
-        {
+        if (value.startsWith("\"")) {
             value = value.substring(1);
-            if (value.endsWith("\""))
-            {
+            if (value.endsWith("\"")) {
                 value = value.substring(0, value.length() - 1);
             }
         }
 
         final OptionDef option = CoturnOptions.find(name);
-        if (option == null)
-        {
+        if (option == null) {
             throw new ConfigException("Unknown option '" + printable(name) + "' " + source.where());
         }
-        if (line.endsWith(";"))
-        {
+        if (line.endsWith(";")) {
             warnings.warn("Check config! Line ends with a semicolon " + source.where() + ": " + printable(line));
         }
         return new OptionValue(option, value, source);
     }
 
     /** coturn's skip_blanks: space and tab. */
-    private static boolean isBlank(final char c)
-    {
+    private static boolean isBlank(final char c) {
         return c == ' ' || c == '\t';
     }
 
     /** C isspace. */
-    private static boolean isSpace(final char c)
-    {
+    private static boolean isSpace(final char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\u000B' || c == '\f';
     }
 
     /** parse_arg_string's name/value separators. */
-    private static boolean isSeparator(final char c)
-    {
+    private static boolean isSeparator(final char c) {
         return c == ' ' || c == '=' || c == '\t';
     }
 
     /** Keeps control characters out of messages. */
-    static String printable(final String text)
-    {
+    static String printable(final String text) {
         final StringBuilder out = new StringBuilder(Math.min(text.length(), 200));
-        for (int i = 0; i < text.length() && i < 200; i++)
-        {
+        for (int i = 0; i < text.length() && i < 200; i++) {
             final char c = text.charAt(i);
             out.append(Character.isISOControl(c) ? '?' : c);
         }
-        if (text.length() > 200)
-        {
+        if (text.length() > 200) {
             out.append("...");
         }
         return out.toString();
     }
 
-    private static String describe(final IOException ex)
-    {
-        if (ex instanceof java.nio.file.NoSuchFileException)
-        {
+    private static String describe(final IOException ex) {
+        if (ex instanceof java.nio.file.NoSuchFileException) {
             return "no such file";
         }
-        if (ex instanceof java.nio.charset.CharacterCodingException)
-        {
+        if (ex instanceof java.nio.charset.CharacterCodingException) {
             return "not valid UTF-8";
         }
         return ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage());

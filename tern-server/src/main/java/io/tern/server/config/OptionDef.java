@@ -14,17 +14,15 @@ import java.util.Objects;
  * @param description help text; for supported options it ends with the default
  */
 public record OptionDef(
-    String name,
-    String shortName,
-    Arity arity,
-    boolean repeatable,
-    Status status,
-    String paramLabel,
-    String description)
-{
+        String name,
+        String shortName,
+        Arity arity,
+        boolean repeatable,
+        Status status,
+        String paramLabel,
+        String description) {
     /** How coturn's getopt table declares the option. */
-    public enum Arity
-    {
+    public enum Arity {
         /** {@code name} alone means true; {@code name=off} etc. are accepted (coturn's get_bool_value). */
         FLAG,
         /** {@code name} alone means "the default", otherwise {@code name=value}. */
@@ -34,8 +32,7 @@ public record OptionDef(
     }
 
     /** What Tern does when it sees the option. */
-    public enum Status
-    {
+    public enum Status {
         /** Tern implements it. */
         SUPPORTED,
         /** Tern always behaves the way the option asks; accepted silently. */
@@ -44,8 +41,7 @@ public record OptionDef(
         UNSUPPORTED
     }
 
-    public OptionDef
-    {
+    public OptionDef {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(arity, "arity");
         Objects.requireNonNull(status, "status");

@@ -9,17 +9,14 @@ import java.util.Objects;
  * @param value  the raw value; empty for a bare flag such as {@code fingerprint}
  * @param source where it was written
  */
-public record OptionValue(OptionDef option, String value, ConfigSource source)
-{
-    public OptionValue
-    {
+public record OptionValue(OptionDef option, String value, ConfigSource source) {
+    public OptionValue {
         Objects.requireNonNull(option, "option");
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(source, "source");
     }
 
-    public String name()
-    {
+    public String name() {
         return option.name();
     }
 }

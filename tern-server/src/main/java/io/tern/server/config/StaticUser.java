@@ -10,30 +10,25 @@ import java.util.Objects;
  * @param name    user name as written
  * @param keyHex  the 16-byte key as 32 lower-case hex digits
  */
-public record StaticUser(String name, String keyHex)
-{
+public record StaticUser(String name, String keyHex) {
     public static final int KEY_BYTES = 16;
 
-    public StaticUser
-    {
+    public StaticUser {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(keyHex, "keyHex");
-        if (keyHex.length() != KEY_BYTES * 2)
-        {
+        if (keyHex.length() != KEY_BYTES * 2) {
             throw new IllegalArgumentException("key must be " + KEY_BYTES * 2 + " hex digits");
         }
         keyHex = keyHex.toLowerCase(java.util.Locale.ROOT);
     }
 
     /** A fresh copy of the 16-byte long-term key. */
-    public byte[] key()
-    {
+    public byte[] key() {
         return HexFormat.of().parseHex(keyHex);
     }
 
     @Override
-    public String toString()
-    {
+    public String toString() {
         return "StaticUser[name=" + name + ", key=<redacted>]";
     }
 }

@@ -1,8 +1,7 @@
 package io.tern.server.config;
 
 /** coturn's {@code -v} / {@code -V}. */
-public enum Verbosity
-{
+public enum Verbosity {
     NONE,
     /** {@code verbose}, {@code -v}. */
     NORMAL,

@@ -19,7 +19,8 @@ public final class DrainWatch implements AutoCloseable {
         this.timer = timer;
     }
 
-    public static DrainWatch start(BooleanSupplier draining, LongSupplier activeAllocations, Runnable onDrained, long periodMs) {
+    public static DrainWatch start(
+            BooleanSupplier draining, LongSupplier activeAllocations, Runnable onDrained, long periodMs) {
         Objects.requireNonNull(draining, "draining");
         Objects.requireNonNull(activeAllocations, "activeAllocations");
         Objects.requireNonNull(onDrained, "onDrained");
@@ -28,12 +29,16 @@ public final class DrainWatch implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        timer.scheduleAtFixedRate(() -> {
-            if (draining.getAsBoolean() && activeAllocations.getAsLong() <= 0) {
-                timer.shutdown();
-                onDrained.run();
-            }
-        }, periodMs, periodMs, TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(
+                () -> {
+                    if (draining.getAsBoolean() && activeAllocations.getAsLong() <= 0) {
+                        timer.shutdown();
+                        onDrained.run();
+                    }
+                },
+                periodMs,
+                periodMs,
+                TimeUnit.MILLISECONDS);
         return new DrainWatch(timer);
     }
 

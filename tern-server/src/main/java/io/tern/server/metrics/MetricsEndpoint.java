@@ -78,8 +78,10 @@ public final class MetricsEndpoint implements AutoCloseable {
             }
         });
         http.start();
-        LOG.log(System.Logger.Level.INFO, "metrics on http://" + http.getAddress().getHostString() + ":"
-                + http.getAddress().getPort() + "/metrics, health on /health");
+        LOG.log(
+                System.Logger.Level.INFO,
+                "metrics on http://" + http.getAddress().getHostString() + ":"
+                        + http.getAddress().getPort() + "/metrics, health on /health");
         return new MetricsEndpoint(http, executor, metrics);
     }
 

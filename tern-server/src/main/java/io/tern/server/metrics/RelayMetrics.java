@@ -3,9 +3,9 @@ package io.tern.server.metrics;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.tern.stun.message.StunMethod;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamEvent;
+import io.tern.stun.message.StunMethod;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnCounters;
@@ -29,7 +29,9 @@ import java.util.function.Supplier;
 public final class RelayMetrics {
     private static final TransportProtocol[] TRANSPORTS = TransportProtocol.values();
     private static final String[] TRANSPORT_LABELS = labels(TRANSPORTS);
-    private static final int[] DIRECTIONS = {TurnCounters.DIRECTION_CLIENT_TO_PEER, TurnCounters.DIRECTION_PEER_TO_CLIENT};
+    private static final int[] DIRECTIONS = {
+        TurnCounters.DIRECTION_CLIENT_TO_PEER, TurnCounters.DIRECTION_PEER_TO_CLIENT
+    };
     private static final String[] DIRECTION_LABELS = {"client_to_peer", "peer_to_client"};
     private static final int[] METHODS = TurnCounters.methods();
     private static final String[] METHOD_LABELS = methodLabels(METHODS);
@@ -111,7 +113,8 @@ public final class RelayMetrics {
                 .register(registry);
         CounterWithCallback.builder()
                 .name("tern_relayed_bytes")
-                .help("Application data bytes relayed (payload only, no STUN/ChannelData header), by direction and the client's transport")
+                .help(
+                        "Application data bytes relayed (payload only, no STUN/ChannelData header), by direction and the client's transport")
                 .labelNames("direction", "transport")
                 .callback(cb -> relayed(cb, true))
                 .register(registry);
@@ -145,7 +148,8 @@ public final class RelayMetrics {
                 .register(registry);
         CounterWithCallback.builder()
                 .name("tern_auth_failures")
-                .help("Signed requests refused with 401: unknown or expired username, or MESSAGE-INTEGRITY that does not verify")
+                .help(
+                        "Signed requests refused with 401: unknown or expired username, or MESSAGE-INTEGRITY that does not verify")
                 .callback(cb -> {
                     long sum = 0;
                     for (TurnEngine engine : engines.get()) {
@@ -175,7 +179,8 @@ public final class RelayMetrics {
                 .register(registry);
         CounterWithCallback.builder()
                 .name("tern_connection_events")
-                .help("TCP and TLS client connection events: accepted, closed, refused at a limit, timed out, bad framing, TLS handshake failures")
+                .help(
+                        "TCP and TLS client connection events: accepted, closed, refused at a limit, timed out, bad framing, TLS handshake failures")
                 .labelNames("event")
                 .callback(cb -> {
                     StreamCounters counters = streamCounters.get();

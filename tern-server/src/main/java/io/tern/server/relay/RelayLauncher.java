@@ -43,27 +43,32 @@ public final class RelayLauncher implements TurnServerLauncher {
             metrics = config.prometheus() ? MetricsEndpoint.start(server, config.prometheusPort()) : null;
         } catch (IOException e) {
             server.close();
-            throw new IOException("cannot serve Prometheus metrics on port " + config.prometheusPort() + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "cannot serve Prometheus metrics on port " + config.prometheusPort() + ": " + e.getMessage(), e);
         }
-        config.generatedSecret().ifPresent(secret -> out.println(
-                "Generated TURN REST shared secret (static-auth-secret), shown once: " + secret));
+        config.generatedSecret()
+                .ifPresent(secret ->
+                        out.println("Generated TURN REST shared secret (static-auth-secret), shown once: " + secret));
         if (config.pidFile().isPresent()) {
             writePid(config.pidFile().get());
         }
         out.println("Tern relay " + server.summary());
         if (metrics != null) {
-            out.println("Prometheus metrics on http://*:" + metrics.address().getPort() + "/metrics (all interfaces, as coturn), health on /health");
+            out.println("Prometheus metrics on http://*:" + metrics.address().getPort()
+                    + "/metrics (all interfaces, as coturn), health on /health");
         }
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            LOG.log(System.Logger.Level.INFO, "shutting down");
-            if (metrics != null) {
-                metrics.close();
-            }
-            server.close();
-            stopped.countDown();
-        }, "tern-shutdown");
+        Thread hook = new Thread(
+                () -> {
+                    LOG.log(System.Logger.Level.INFO, "shutting down");
+                    if (metrics != null) {
+                        metrics.close();
+                    }
+                    server.close();
+                    stopped.countDown();
+                },
+                "tern-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             Signal.handle(new Signal("USR1"), signal -> {
@@ -75,11 +80,15 @@ public final class RelayLauncher implements TurnServerLauncher {
             LOG.log(System.Logger.Level.WARNING, "SIGUSR1 drain mode unavailable: " + e.getMessage());
         }
         RelayMetrics allocations = metrics != null ? metrics.metrics() : MetricsEndpoint.forServer(server);
-        DrainWatch.start(server::draining, allocations::activeAllocations, () -> {
-            out.println("Drain mode: last allocation gone, exiting");
-            out.flush();
-            stopped.countDown();
-        }, 1000);
+        DrainWatch.start(
+                server::draining,
+                allocations::activeAllocations,
+                () -> {
+                    out.println("Drain mode: last allocation gone, exiting");
+                    out.flush();
+                    stopped.countDown();
+                },
+                1000);
         stopped.await();
         return 0;
     }

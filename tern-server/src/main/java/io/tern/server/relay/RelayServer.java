@@ -1,10 +1,5 @@
 package io.tern.server.relay;
 
-import io.tern.server.config.AuthMode;
-import io.tern.server.config.ExternalIpMapping;
-import io.tern.server.config.StaticUser;
-import io.tern.server.config.TurnServerConfig;
-import io.tern.stun.address.TransportAddress;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
@@ -12,6 +7,11 @@ import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamSettings;
 import io.tern.netty.stream.TlsContextSource;
 import io.tern.netty.stream.TlsSettings;
+import io.tern.server.config.AuthMode;
+import io.tern.server.config.ExternalIpMapping;
+import io.tern.server.config.StaticUser;
+import io.tern.server.config.TurnServerConfig;
+import io.tern.stun.address.TransportAddress;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.engine.TurnEngine;
@@ -19,13 +19,13 @@ import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.engine.TurnShared;
 import io.tern.turn.policy.PeerAddressPolicy;
 import io.tern.turn.quota.AllocationQuota;
+import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -48,6 +48,7 @@ public final class RelayServer implements AutoCloseable {
 
     /** Servers whose TLS certificates SIGHUP reloads. */
     private static final Set<RelayServer> RUNNING = new CopyOnWriteArraySet<>();
+
     private static final AtomicBoolean SIGHUP_INSTALLED = new AtomicBoolean();
 
     private final TurnServerTransport transport;
@@ -63,8 +64,7 @@ public final class RelayServer implements AutoCloseable {
     }
 
     public static RelayServer start(TurnServerConfig config) throws InterruptedException {
-        List<InetAddress> listenIps = config.listeningIps().isEmpty()
-                ? List.of(wildcardV4()) : config.listeningIps();
+        List<InetAddress> listenIps = config.listeningIps().isEmpty() ? List.of(wildcardV4()) : config.listeningIps();
         InetAddress relayV4 = relayAddress(config, Inet4Address.class, listenIps);
         InetAddress relayV6 = relayAddress(config, Inet6Address.class, listenIps);
 
@@ -75,7 +75,9 @@ public final class RelayServer implements AutoCloseable {
                 .maxLifetimeNs(TimeUnit.SECONDS.toNanos(config.maxAllocateLifetimeSeconds()))
                 .permissionLifetimeNs(TimeUnit.SECONDS.toNanos(config.permissionLifetimeSeconds()))
                 .channelLifetimeNs(TimeUnit.SECONDS.toNanos(config.channelLifetimeSeconds()))
-                .software(config.softwareAttribute().map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null))
+                .software(config.softwareAttribute()
+                        .map(s -> s.getBytes(StandardCharsets.UTF_8))
+                        .orElse(null))
                 .alwaysFingerprint(config.fingerprint())
                 .strictChannelNumbers(config.strictChannelNumbers());
         for (ExternalIpMapping mapping : config.externalIps()) {
@@ -101,7 +103,9 @@ public final class RelayServer implements AutoCloseable {
                 relayV6 == null ? null : new RelayPortPool(config.minPort(), config.maxPort(), System.nanoTime() + 1),
                 peerPolicy(config, listenAddresses),
                 nonceKey,
-                config.staleNonceSeconds() == 0 ? UNLIMITED_NONCE_LIFETIME_NS : TimeUnit.SECONDS.toNanos(config.staleNonceSeconds()),
+                config.staleNonceSeconds() == 0
+                        ? UNLIMITED_NONCE_LIFETIME_NS
+                        : TimeUnit.SECONDS.toNanos(config.staleNonceSeconds()),
                 () -> System.currentTimeMillis() / 1000,
                 draining);
 
@@ -117,9 +121,16 @@ public final class RelayServer implements AutoCloseable {
         TurnServerTransport transport = null;
         if (!config.noUdp() || !tcpAddresses.isEmpty() || !tlsAddresses.isEmpty()) {
             try {
-                transport = TurnServerTransport.start(new TransportSettings(config.noUdp() ? List.of() : listenAddresses,
-                        tcpAddresses, tlsAddresses, tls, streamSettings(config), config.effectiveRelayThreads(),
-                        engine.build(), shared, TimeUnit.MILLISECONDS.toNanos(100)));
+                transport = TurnServerTransport.start(new TransportSettings(
+                        config.noUdp() ? List.of() : listenAddresses,
+                        tcpAddresses,
+                        tlsAddresses,
+                        tls,
+                        streamSettings(config),
+                        config.effectiveRelayThreads(),
+                        engine.build(),
+                        shared,
+                        TimeUnit.MILLISECONDS.toNanos(100)));
             } catch (InterruptedException | RuntimeException e) {
                 if (tls != null) {
                     tls.close();
@@ -130,7 +141,8 @@ public final class RelayServer implements AutoCloseable {
         String summary = "listening on udp " + addresses(transport == null ? List.of() : transport.udpAddresses())
                 + ", tcp " + addresses(transport == null ? List.of() : transport.tcpAddresses())
                 + ", tls " + addresses(transport == null ? List.of() : transport.tlsAddresses())
-                + ", relay " + (relayV4 == null ? "" : relayV4.getHostAddress()) + (relayV6 == null ? "" : " " + relayV6.getHostAddress())
+                + ", relay " + (relayV4 == null ? "" : relayV4.getHostAddress())
+                + (relayV6 == null ? "" : " " + relayV6.getHostAddress())
                 + " ports " + config.minPort() + "-" + config.maxPort()
                 + ", " + config.effectiveRelayThreads() + " relay thread(s), " + NettyTransports.name()
                 + ", realm '" + config.realm() + "', auth " + config.authMode();
@@ -151,13 +163,19 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private static TlsContextSource loadTls(TurnServerConfig config) {
-        TlsSettings settings = new TlsSettings(config.cert().orElseThrow(), config.pkey().orElseThrow(),
-                config.cipherList().orElse(null), config.noTlsV1_2(), TlsSettings.DEFAULT_RELOAD_POLL_MS);
+        TlsSettings settings = new TlsSettings(
+                config.cert().orElseThrow(),
+                config.pkey().orElseThrow(),
+                config.cipherList().orElse(null),
+                config.noTlsV1_2(),
+                TlsSettings.DEFAULT_RELOAD_POLL_MS);
         try {
             return TlsContextSource.load(settings);
         } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalStateException("cannot use the TLS certificate '" + settings.certFile() + "' and key '"
-                    + settings.keyFile() + "': " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot use the TLS certificate '" + settings.certFile() + "' and key '" + settings.keyFile()
+                            + "': " + e.getMessage(),
+                    e);
         }
     }
 
@@ -238,11 +256,14 @@ public final class RelayServer implements AutoCloseable {
 
     /** The TCP and TLS connection bounds the {@code max-tcp-connections}, {@code tcp-*-timeout}, ... options set. */
     static StreamSettings streamSettings(TurnServerConfig config) {
-        return new StreamSettings(config.maxTcpConnections(), config.maxTcpConnectionsPerIp(),
+        return new StreamSettings(
+                config.maxTcpConnections(),
+                config.maxTcpConnectionsPerIp(),
                 TimeUnit.SECONDS.toNanos(config.tcpIdleTimeoutSeconds()),
                 TimeUnit.SECONDS.toNanos(config.tcpMessageTimeoutSeconds()),
                 TimeUnit.SECONDS.toNanos(config.tlsHandshakeTimeoutSeconds()),
-                config.tcpWriteLowWaterMarkBytes(), config.tcpWriteHighWaterMarkBytes());
+                config.tcpWriteLowWaterMarkBytes(),
+                config.tcpWriteHighWaterMarkBytes());
     }
 
     private static CredentialStore credentials(TurnServerConfig config) {
@@ -286,7 +307,8 @@ public final class RelayServer implements AutoCloseable {
      * The relay address of a family: the first {@code relay-ip} of it; else a specific listening
      * IP of it; else, for IPv4 only, the host's first non-loopback address, as coturn does.
      */
-    private static InetAddress relayAddress(TurnServerConfig config, Class<? extends InetAddress> family, List<InetAddress> listenIps) {
+    private static InetAddress relayAddress(
+            TurnServerConfig config, Class<? extends InetAddress> family, List<InetAddress> listenIps) {
         for (InetAddress ip : config.relayIps()) {
             if (family.isInstance(ip)) {
                 return ip;

@@ -67,8 +67,14 @@ class BrowserRelayTest {
             Path cert = tlsDir.resolve("cert.pem");
             Path key = tlsDir.resolve("key.pem");
             selfSigned(cert, key);
-            tlsOptions = new String[] {"tls-listening-port", Integer.toString(RelayFixture.freeUdpAndTcpPort()),
-                "cert", cert.toString(), "pkey", key.toString()};
+            tlsOptions = new String[] {
+                "tls-listening-port",
+                Integer.toString(RelayFixture.freeUdpAndTcpPort()),
+                "cert",
+                cert.toString(),
+                "pkey",
+                key.toString()
+            };
         }
         try (RelayFixture relay = RelayFixture.start(tlsOptions)) {
             int port = switch (transport) {
@@ -79,8 +85,10 @@ class BrowserRelayTest {
             String url = transport.scheme + ":127.0.0.1:" + port + "?transport=" + transport.urlTransport;
             String username = RelayFixture.restUsername("browser");
             String options = "{\"url\":\"" + url + "\",\"username\":\"" + username + "\",\"credential\":\""
-                    + RelayFixture.restPassword(username) + "\",\"messages\":" + MESSAGES + ",\"largeBytes\":" + LARGE_BYTES
-                    + ",\"timeoutMs\":30000,\"extraArgs\":" + (transport == Transport.TLS ? "[\"--ignore-certificate-errors\"]" : "[]") + "}";
+                    + RelayFixture.restPassword(username) + "\",\"messages\":" + MESSAGES + ",\"largeBytes\":"
+                    + LARGE_BYTES
+                    + ",\"timeoutMs\":30000,\"extraArgs\":"
+                    + (transport == Transport.TLS ? "[\"--ignore-certificate-errors\"]" : "[]") + "}";
 
             String json = runNode(options);
             System.out.println("browser " + transport + ": " + json);
@@ -91,8 +99,12 @@ class BrowserRelayTest {
             assertThat(field(json, "largestMessage")).isEqualTo(Integer.toString(LARGE_BYTES));
             for (String side : List.of("selectedA", "selectedB")) {
                 String pair = object(json, side);
-                assertThat(field(pair, "localCandidateType")).as(side + " " + pair).isEqualTo("relay");
-                assertThat(field(pair, "remoteCandidateType")).as(side + " " + pair).isEqualTo("relay");
+                assertThat(field(pair, "localCandidateType"))
+                        .as(side + " " + pair)
+                        .isEqualTo("relay");
+                assertThat(field(pair, "remoteCandidateType"))
+                        .as(side + " " + pair)
+                        .isEqualTo("relay");
                 assertThat(field(pair, "relayProtocol")).as(side + " " + pair).isEqualTo(transport.relayProtocol);
                 assertThat(field(pair, "url")).as(side + " " + pair).isEqualTo(url);
                 assertThat(field(pair, "localAddress")).as(side + " " + pair).startsWith("127.0.0.1:");
@@ -102,9 +114,11 @@ class BrowserRelayTest {
             // And Tern counted it, under the right transport.
             String t = transport.name().toLowerCase(java.util.Locale.ROOT);
             Map<String, Double> m = relay.scrape();
-            assertThat(m.get(RelayFixture.series("tern_relayed_packets_total{direction=\"client_to_peer\",transport=\"" + t + "\"}")))
+            assertThat(m.get(RelayFixture.series(
+                            "tern_relayed_packets_total{direction=\"client_to_peer\",transport=\"" + t + "\"}")))
                     .isGreaterThanOrEqualTo(2.0 * MESSAGES);
-            assertThat(m.get(RelayFixture.series("tern_relayed_packets_total{direction=\"peer_to_client\",transport=\"" + t + "\"}")))
+            assertThat(m.get(RelayFixture.series(
+                            "tern_relayed_packets_total{direction=\"peer_to_client\",transport=\"" + t + "\"}")))
                     .isGreaterThanOrEqualTo(2.0 * MESSAGES);
             assertThat(m.get("tern_auth_failures_total")).isZero();
         } finally {
@@ -114,10 +128,27 @@ class BrowserRelayTest {
 
     /** A throwaway self-signed certificate for 127.0.0.1; Chromium runs with --ignore-certificate-errors. */
     private static void selfSigned(Path cert, Path key) throws IOException, InterruptedException {
-        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-                "-nodes", "-keyout", key.toString(), "-out", cert.toString(), "-days", "2", "-subj", "/CN=127.0.0.1",
-                "-addext", "subjectAltName=IP:127.0.0.1")
-                .redirectErrorStream(true).start();
+        Process openssl = new ProcessBuilder(
+                        "openssl",
+                        "req",
+                        "-x509",
+                        "-newkey",
+                        "ec",
+                        "-pkeyopt",
+                        "ec_paramgen_curve:P-256",
+                        "-nodes",
+                        "-keyout",
+                        key.toString(),
+                        "-out",
+                        cert.toString(),
+                        "-days",
+                        "2",
+                        "-subj",
+                        "/CN=127.0.0.1",
+                        "-addext",
+                        "subjectAltName=IP:127.0.0.1")
+                .redirectErrorStream(true)
+                .start();
         String output = new String(openssl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!openssl.waitFor(60, TimeUnit.SECONDS) || openssl.exitValue() != 0) {
             openssl.destroyForcibly();
@@ -197,14 +228,16 @@ class BrowserRelayTest {
 
     /** The flat JSON object under {@code key} (the script's candidate-pair objects have no nesting). */
     private static String object(String json, String key) {
-        Matcher m = Pattern.compile("\"" + Pattern.quote(key) + "\":(\\{[^{}]*\\}|null)").matcher(json);
+        Matcher m = Pattern.compile("\"" + Pattern.quote(key) + "\":(\\{[^{}]*\\}|null)")
+                .matcher(json);
         assertThat(m.find()).as("%s in %s", key, json).isTrue();
         return m.group(1);
     }
 
     /** A scalar field: a string's contents, or a number/boolean/null literal. */
     private static String field(String json, String key) {
-        Matcher m = Pattern.compile("\"" + Pattern.quote(key) + "\":(\"((?:[^\"\\\\]|\\\\.)*)\"|[^,}\\]]+)").matcher(json);
+        Matcher m = Pattern.compile("\"" + Pattern.quote(key) + "\":(\"((?:[^\"\\\\]|\\\\.)*)\"|[^,}\\]]+)")
+                .matcher(json);
         assertThat(m.find()).as("%s in %s", key, json).isTrue();
         return m.group(2) != null ? m.group(2) : m.group(1);
     }

@@ -11,7 +11,7 @@ class WsEchoCommandTest {
     private final StringWriter out = new StringWriter();
 
     private int run(String... args) {
-        CommandLine commandLine = TernCommand.commandLine(config -> 0, message -> { });
+        CommandLine commandLine = TernCommand.commandLine(config -> 0, message -> {});
         commandLine.setOut(new PrintWriter(out, true));
         return commandLine.execute(args);
     }

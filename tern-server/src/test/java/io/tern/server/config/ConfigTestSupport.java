@@ -6,45 +6,33 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Helpers shared by the config tests. */
-final class ConfigTestSupport
-{
-    private ConfigTestSupport()
-    {
-    }
+final class ConfigTestSupport {
+    private ConfigTestSupport() {}
 
     /** A sink that keeps every warning. */
-    static final class RecordingWarnings implements WarningSink
-    {
+    static final class RecordingWarnings implements WarningSink {
         final List<String> messages = new ArrayList<>();
 
         @Override
-        public void warn(final String message)
-        {
+        public void warn(final String message) {
             messages.add(message);
         }
     }
 
-    static Path resource(final String name)
-    {
-        try
-        {
+    static Path resource(final String name) {
+        try {
             return Path.of(ConfigTestSupport.class.getResource(name).toURI());
-        }
-        catch (final URISyntaxException ex)
-        {
+        } catch (final URISyntaxException ex) {
             throw new IllegalStateException(ex);
         }
     }
 
     /** Command-line style occurrences: {@code cli("min-port", "1", "no-udp", "")}. */
-    static List<OptionValue> cli(final String... nameValuePairs)
-    {
+    static List<OptionValue> cli(final String... nameValuePairs) {
         final List<OptionValue> values = new ArrayList<>();
-        for (int i = 0; i < nameValuePairs.length; i += 2)
-        {
+        for (int i = 0; i < nameValuePairs.length; i += 2) {
             final OptionDef option = CoturnOptions.find(nameValuePairs[i]);
-            if (option == null)
-            {
+            if (option == null) {
                 throw new IllegalArgumentException(nameValuePairs[i]);
             }
             values.add(new OptionValue(option, nameValuePairs[i + 1], ConfigSource.commandLine()));
@@ -53,8 +41,7 @@ final class ConfigTestSupport
     }
 
     /** Config-file occurrences from inline text, named {@code test.conf}. */
-    static List<OptionValue> file(final WarningSink warnings, final String... lines)
-    {
+    static List<OptionValue> file(final WarningSink warnings, final String... lines) {
         return new CoturnConfigReader(warnings).read("test.conf", List.of(lines));
     }
 }

@@ -22,8 +22,7 @@ public final class CoturnTools {
     private static final Pattern LOST = Pattern.compile("Total lost packets (\\d+)");
     private static final Pattern SENT_RECEIVED = Pattern.compile("tot_send_msgs=(\\d+), tot_recv_msgs=(\\d+)");
 
-    private CoturnTools() {
-    }
+    private CoturnTools() {}
 
     public static Path require(String tool) {
         Path path = Path.of("/usr/bin", tool);
@@ -55,13 +54,18 @@ public final class CoturnTools {
         }
         reader.join(10_000);
         String text = output[0] == null ? "" : new String(output[0], StandardCharsets.UTF_8);
-        assertThat(finished).as("%s finished within %d s; output:%n%s", command[0], timeoutSeconds, text).isTrue();
+        assertThat(finished)
+                .as("%s finished within %d s; output:%n%s", command[0], timeoutSeconds, text)
+                .isTrue();
         return text;
     }
 
     /** Starts a long-running tool (turnutils_peer); the caller destroys it. */
     public static Process start(String... command) throws IOException {
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
 
     /** Messages sent and received, and packets lost, from turnutils_uclient's summary. */

@@ -34,7 +34,7 @@ public final class InteropRelay implements AutoCloseable {
             }
             values.add(new OptionValue(option, options[i + 1], ConfigSource.commandLine()));
         }
-        TurnServerConfig config = new TurnServerConfigAssembler(message -> { }).assemble(List.of(), values);
+        TurnServerConfig config = new TurnServerConfigAssembler(message -> {}).assemble(List.of(), values);
         return new InteropRelay(config, RelayServer.start(config));
     }
 

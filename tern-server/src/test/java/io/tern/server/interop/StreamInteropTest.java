@@ -2,6 +2,7 @@ package io.tern.server.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.netty.stream.StreamEvent;
 import io.tern.server.config.ConfigSource;
 import io.tern.server.config.CoturnOptions;
 import io.tern.server.config.OptionDef;
@@ -9,7 +10,6 @@ import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.relay.RelayServer;
-import io.tern.netty.stream.StreamEvent;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnCounters;
@@ -50,7 +50,9 @@ class StreamInteropTest {
         Path peerTool = CoturnTools.require("turnutils_peer");
         peerPort = InteropRelay.freePort();
         peer = new ProcessBuilder(peerTool.toString(), "-p", Integer.toString(peerPort), "-L", "127.0.0.1")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
 
     @AfterEach
@@ -85,17 +87,33 @@ class StreamInteropTest {
     @Test
     void tlsWithStaticUser() throws Exception {
         int port = startRelay(true, "lt-cred-mech", "", "user", "user:pass");
-        assertNoLoss(uclient("-t", "-S", "-p", Integer.toString(port), "-u", "user", "-w", "pass"), TransportProtocol.TLS);
+        assertNoLoss(
+                uclient("-t", "-S", "-p", Integer.toString(port), "-u", "user", "-w", "pass"), TransportProtocol.TLS);
     }
 
     /** Starts Tern with TCP (and TLS when asked) on fresh ports; returns the port the client should use. */
     private int startRelay(boolean tls, String... auth) throws Exception {
         int relayBase = 30000 + ThreadLocalRandom.current().nextInt(100) * 100;
         int tcpPort = InteropRelay.freePort();
-        List<String> options = new ArrayList<>(List.of("listening-ip", "127.0.0.1", "relay-ip", "127.0.0.1",
-                "listening-port", Integer.toString(tcpPort),
-                "min-port", Integer.toString(relayBase), "max-port", Integer.toString(relayBase + 99),
-                "realm", REALM, "allow-loopback-peers", "", "no-udp", "", "no-dtls", ""));
+        List<String> options = new ArrayList<>(List.of(
+                "listening-ip",
+                "127.0.0.1",
+                "relay-ip",
+                "127.0.0.1",
+                "listening-port",
+                Integer.toString(tcpPort),
+                "min-port",
+                Integer.toString(relayBase),
+                "max-port",
+                Integer.toString(relayBase + 99),
+                "realm",
+                REALM,
+                "allow-loopback-peers",
+                "",
+                "no-udp",
+                "",
+                "no-dtls",
+                ""));
         options.addAll(List.of(auth));
         int tlsPort = 0;
         if (tls) {
@@ -103,8 +121,8 @@ class StreamInteropTest {
             Path key = dir.resolve("key.pem");
             selfSigned(cert, key);
             tlsPort = InteropRelay.freePort();
-            options.addAll(List.of("tls-listening-port", Integer.toString(tlsPort), "cert", cert.toString(),
-                    "pkey", key.toString()));
+            options.addAll(List.of(
+                    "tls-listening-port", Integer.toString(tlsPort), "cert", cert.toString(), "pkey", key.toString()));
         } else {
             options.addAll(List.of("no-tls", ""));
         }
@@ -114,7 +132,7 @@ class StreamInteropTest {
             assertThat(option).as(options.get(i)).isNotNull();
             values.add(new OptionValue(option, options.get(i + 1), ConfigSource.commandLine()));
         }
-        TurnServerConfig config = new TurnServerConfigAssembler(message -> { }).assemble(List.of(), values);
+        TurnServerConfig config = new TurnServerConfigAssembler(message -> {}).assemble(List.of(), values);
         server = RelayServer.start(config);
         return tls ? tlsPort : tcpPort;
     }
@@ -122,8 +140,18 @@ class StreamInteropTest {
     private String uclient(String... modeArgs) throws Exception {
         List<String> command = new ArrayList<>(List.of(uclient.toString()));
         command.addAll(List.of(modeArgs));
-        command.addAll(List.of("-e", "127.0.0.1", "-r", Integer.toString(peerPort), "-n", Integer.toString(MESSAGES),
-                "-m", Integer.toString(CLIENTS), "-l", "160", "127.0.0.1"));
+        command.addAll(List.of(
+                "-e",
+                "127.0.0.1",
+                "-r",
+                Integer.toString(peerPort),
+                "-n",
+                Integer.toString(MESSAGES),
+                "-m",
+                Integer.toString(CLIENTS),
+                "-l",
+                "160",
+                "127.0.0.1"));
         return CoturnTools.run(90, command.toArray(String[]::new));
     }
 
@@ -135,7 +163,9 @@ class StreamInteropTest {
         assertThat(result.sent()).as(described).isEqualTo((long) CLIENTS * MESSAGES);
         assertThat(received).as(described).isEqualTo(result.sent());
         assertThat(result.lost()).as(described).isZero();
-        assertThat(relayed(TurnCounters.DIRECTION_PEER_TO_CLIENT, protocol)).as(described).isGreaterThanOrEqualTo(received);
+        assertThat(relayed(TurnCounters.DIRECTION_PEER_TO_CLIENT, protocol))
+                .as(described)
+                .isGreaterThanOrEqualTo(received);
         assertThat(server.streamCounters().count(StreamEvent.ACCEPTED)).isGreaterThanOrEqualTo(CLIENTS);
         assertThat(server.streamCounters().count(StreamEvent.BAD_FRAMING)).isZero();
     }
@@ -143,7 +173,8 @@ class StreamInteropTest {
     private String relayCounts(TransportProtocol protocol) {
         StringBuilder counts = new StringBuilder("Tern relayed client-to-peer ")
                 .append(relayed(TurnCounters.DIRECTION_CLIENT_TO_PEER, protocol))
-                .append(", peer-to-client ").append(relayed(TurnCounters.DIRECTION_PEER_TO_CLIENT, protocol))
+                .append(", peer-to-client ")
+                .append(relayed(TurnCounters.DIRECTION_PEER_TO_CLIENT, protocol))
                 .append("; drops:");
         for (DropReason reason : DropReason.values()) {
             long drops = 0;
@@ -167,8 +198,24 @@ class StreamInteropTest {
 
     private static void selfSigned(Path cert, Path key) throws Exception {
         Path openssl = CoturnTools.require("openssl");
-        CoturnTools.run(60, openssl.toString(), "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-                "-nodes", "-keyout", key.toString(), "-out", cert.toString(), "-days", "2", "-subj", "/CN=localhost");
+        CoturnTools.run(
+                60,
+                openssl.toString(),
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-keyout",
+                key.toString(),
+                "-out",
+                cert.toString(),
+                "-days",
+                "2",
+                "-subj",
+                "/CN=localhost");
         assertThat(Files.size(cert)).isPositive();
     }
 }

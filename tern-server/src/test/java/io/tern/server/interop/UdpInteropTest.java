@@ -41,17 +41,36 @@ class UdpInteropTest {
 
     private static InteropRelay restSecretRelay() throws Exception {
         int relayBase = 20000 + ThreadLocalRandom.current().nextInt(100) * 100;
-        return InteropRelay.start("listening-ip", "127.0.0.1", "relay-ip", "127.0.0.1",
-                "listening-port", Integer.toString(InteropRelay.freePort()),
-                "min-port", Integer.toString(relayBase), "max-port", Integer.toString(relayBase + 99),
-                "realm", REALM, "use-auth-secret", "", "static-auth-secret", SECRET,
-                "allow-loopback-peers", "", "no-tcp", "", "no-tls", "");
+        return InteropRelay.start(
+                "listening-ip",
+                "127.0.0.1",
+                "relay-ip",
+                "127.0.0.1",
+                "listening-port",
+                Integer.toString(InteropRelay.freePort()),
+                "min-port",
+                Integer.toString(relayBase),
+                "max-port",
+                Integer.toString(relayBase + 99),
+                "realm",
+                REALM,
+                "use-auth-secret",
+                "",
+                "static-auth-secret",
+                SECRET,
+                "allow-loopback-peers",
+                "",
+                "no-tcp",
+                "",
+                "no-tls",
+                "");
     }
 
     private UclientResult uclient(InteropRelay relay, String... modeArgs) throws Exception {
         List<String> args = new ArrayList<>(List.of(modeArgs));
         args.addAll(List.of("-p", Integer.toString(relay.port()), "-n", "40", "-m", "4", "-l", "160", "127.0.0.1"));
-        return UclientResult.parse(CoturnTools.run(60, CoturnTools.command(uclient, args.toArray(String[]::new)).toArray(String[]::new)));
+        return UclientResult.parse(CoturnTools.run(
+                60, CoturnTools.command(uclient, args.toArray(String[]::new)).toArray(String[]::new)));
     }
 
     private static void assertNoLoss(UclientResult result) {
@@ -64,7 +83,8 @@ class UdpInteropTest {
     void restSecretClientsRelayThroughChannelsWithoutLoss() throws Exception {
         try (InteropRelay relay = restSecretRelay()) {
             assertNoLoss(uclient(relay, "-W", SECRET, "-e", "127.0.0.1", "-r", Integer.toString(peerPort)));
-            assertThat(relay.server.engines().get(0).counters().requests(io.tern.stun.message.StunMethod.CHANNEL_BIND)).isPositive();
+            assertThat(relay.server.engines().get(0).counters().requests(io.tern.stun.message.StunMethod.CHANNEL_BIND))
+                    .isPositive();
         }
     }
 
@@ -72,7 +92,8 @@ class UdpInteropTest {
     void restSecretClientsRelayThroughSendIndicationsWithoutLoss() throws Exception {
         try (InteropRelay relay = restSecretRelay()) {
             assertNoLoss(uclient(relay, "-W", SECRET, "-s", "-e", "127.0.0.1", "-r", Integer.toString(peerPort)));
-            assertThat(relay.server.engines().get(0).counters().requests(io.tern.stun.message.StunMethod.SEND)).isPositive();
+            assertThat(relay.server.engines().get(0).counters().requests(io.tern.stun.message.StunMethod.SEND))
+                    .isPositive();
         }
     }
 
@@ -93,21 +114,61 @@ class UdpInteropTest {
     @Test
     void staticUserClientsRelayWithoutLoss() throws Exception {
         int relayBase = 30000 + ThreadLocalRandom.current().nextInt(100) * 100;
-        try (InteropRelay relay = InteropRelay.start("listening-ip", "127.0.0.1", "relay-ip", "127.0.0.1",
-                "listening-port", Integer.toString(InteropRelay.freePort()),
-                "min-port", Integer.toString(relayBase), "max-port", Integer.toString(relayBase + 99),
-                "realm", REALM, "lt-cred-mech", "", "user", "ninefingers:youhavetoberealistic",
-                "allow-loopback-peers", "", "no-tcp", "", "no-tls", "")) {
-            assertNoLoss(uclient(relay, "-u", "ninefingers", "-w", "youhavetoberealistic",
-                    "-e", "127.0.0.1", "-r", Integer.toString(peerPort)));
+        try (InteropRelay relay = InteropRelay.start(
+                "listening-ip",
+                "127.0.0.1",
+                "relay-ip",
+                "127.0.0.1",
+                "listening-port",
+                Integer.toString(InteropRelay.freePort()),
+                "min-port",
+                Integer.toString(relayBase),
+                "max-port",
+                Integer.toString(relayBase + 99),
+                "realm",
+                REALM,
+                "lt-cred-mech",
+                "",
+                "user",
+                "ninefingers:youhavetoberealistic",
+                "allow-loopback-peers",
+                "",
+                "no-tcp",
+                "",
+                "no-tls",
+                "")) {
+            assertNoLoss(uclient(
+                    relay,
+                    "-u",
+                    "ninefingers",
+                    "-w",
+                    "youhavetoberealistic",
+                    "-e",
+                    "127.0.0.1",
+                    "-r",
+                    Integer.toString(peerPort)));
         }
     }
 
     @Test
     void wrongPasswordIsRejected() throws Exception {
         try (InteropRelay relay = restSecretRelay()) {
-            String output = CoturnTools.run(60, uclient.toString(), "-W", "not-the-secret", "-e", "127.0.0.1",
-                    "-r", Integer.toString(peerPort), "-n", "1", "-m", "1", "-p", Integer.toString(relay.port()), "127.0.0.1");
+            String output = CoturnTools.run(
+                    60,
+                    uclient.toString(),
+                    "-W",
+                    "not-the-secret",
+                    "-e",
+                    "127.0.0.1",
+                    "-r",
+                    Integer.toString(peerPort),
+                    "-n",
+                    "1",
+                    "-m",
+                    "1",
+                    "-p",
+                    Integer.toString(relay.port()),
+                    "127.0.0.1");
             assertThat(output).doesNotContain("tot_recv_msgs=1");
             assertThat(relay.server.engines().get(0).counters().authFailures()).isPositive();
         }
@@ -117,7 +178,8 @@ class UdpInteropTest {
     void stunClientLearnsItsReflexiveAddress() throws Exception {
         Path stunclient = CoturnTools.require("turnutils_stunclient");
         try (InteropRelay relay = restSecretRelay()) {
-            String output = CoturnTools.run(30, stunclient.toString(), "-p", Integer.toString(relay.port()), "127.0.0.1");
+            String output =
+                    CoturnTools.run(30, stunclient.toString(), "-p", Integer.toString(relay.port()), "127.0.0.1");
             assertThat(output).contains("UDP reflexive addr: 127.0.0.1:");
         }
     }

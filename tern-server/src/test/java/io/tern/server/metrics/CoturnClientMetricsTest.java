@@ -22,10 +22,22 @@ class CoturnClientMetricsTest {
     void uclientTrafficShowsInMetrics() throws Exception {
         Path uclient = require("turnutils_uclient");
         try (RelayFixture relay = RelayFixture.start()) {
-            List<String> command = List.of(uclient.toString(), "-W", RelayFixture.SECRET, "-y",
-                    "-n", Integer.toString(MESSAGES), "-m", Integer.toString(CLIENTS), "-l", "160",
-                    "-p", Integer.toString(relay.udpAddress().getPort()), "127.0.0.1");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            List<String> command = List.of(
+                    uclient.toString(),
+                    "-W",
+                    RelayFixture.SECRET,
+                    "-y",
+                    "-n",
+                    Integer.toString(MESSAGES),
+                    "-m",
+                    Integer.toString(CLIENTS),
+                    "-l",
+                    "160",
+                    "-p",
+                    Integer.toString(relay.udpAddress().getPort()),
+                    "127.0.0.1");
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             process.getOutputStream().close();
             // uclient prints little; read after exit (bounded wait), its output fits the pipe.
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
@@ -39,12 +51,16 @@ class CoturnClientMetricsTest {
             Map<String, Double> m = relay.scrape();
             System.out.println("after turnutils_uclient -y -m " + CLIENTS + " -n " + MESSAGES + ": " + nonZeroTern(m));
             // -y -m CLIENTS: CLIENTS clients in pairs, each sending MESSAGES to its partner's relayed address.
-            assertThat(m.get(RelayFixture.series("tern_relayed_packets_total{direction=\"client_to_peer\",transport=\"udp\"}")))
+            assertThat(m.get(RelayFixture.series(
+                            "tern_relayed_packets_total{direction=\"client_to_peer\",transport=\"udp\"}")))
                     .isGreaterThanOrEqualTo((double) CLIENTS * MESSAGES);
-            assertThat(m.get(RelayFixture.series("tern_relayed_packets_total{direction=\"peer_to_client\",transport=\"udp\"}")))
+            assertThat(m.get(RelayFixture.series(
+                            "tern_relayed_packets_total{direction=\"peer_to_client\",transport=\"udp\"}")))
                     .isGreaterThanOrEqualTo((double) CLIENTS * MESSAGES);
-            assertThat(m.get(RelayFixture.series("tern_requests_total{method=\"allocate\"}"))).isGreaterThanOrEqualTo((double) CLIENTS);
-            assertThat(m.get(RelayFixture.series("tern_error_responses_total{code=\"401\"}"))).isGreaterThanOrEqualTo(1.0);
+            assertThat(m.get(RelayFixture.series("tern_requests_total{method=\"allocate\"}")))
+                    .isGreaterThanOrEqualTo((double) CLIENTS);
+            assertThat(m.get(RelayFixture.series("tern_error_responses_total{code=\"401\"}")))
+                    .isGreaterThanOrEqualTo(1.0);
             assertThat(m.get("tern_auth_failures_total")).isZero();
         }
     }
@@ -54,7 +70,10 @@ class CoturnClientMetricsTest {
         samples.entrySet().stream()
                 .filter(e -> e.getKey().startsWith("tern_") && e.getValue() != 0)
                 .sorted(Map.Entry.comparingByKey())
-                .forEach(e -> out.append(e.getKey()).append('=').append(e.getValue().longValue()).append(' '));
+                .forEach(e -> out.append(e.getKey())
+                        .append('=')
+                        .append(e.getValue().longValue())
+                        .append(' '));
         return out.toString().trim();
     }
 

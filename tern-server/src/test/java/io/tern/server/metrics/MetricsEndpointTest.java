@@ -47,8 +47,9 @@ class MetricsEndpointTest {
     void scrapeReflectsAllocationsRelayedTrafficRequestsAndAuthFailures() throws Exception {
         String username = RelayFixture.restUsername("alice");
         try (TurnClient alice = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username));
-             TurnClient mallory = new TurnClient(relay.udpAddress(), username, "not-the-password")) {
-            assertThat(alice.unauthenticated(StunMethod.BINDING, w -> { }).success()).isTrue();
+                TurnClient mallory = new TurnClient(relay.udpAddress(), username, "not-the-password")) {
+            assertThat(alice.unauthenticated(StunMethod.BINDING, w -> {}).success())
+                    .isTrue();
             alice.allocate(); // a 401 challenge, then success
             bindChannel(alice);
             int[] sizes = {1, 100, 1200};
@@ -59,30 +60,39 @@ class MetricsEndpointTest {
             for (byte[] reply : replies) {
                 relayToClient(alice, reply);
             }
-            TurnClient.Response refused = mallory.request(StunMethod.ALLOCATE,
-                    w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
+            TurnClient.Response refused =
+                    mallory.request(StunMethod.ALLOCATE, w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
             assertThat(refused.errorCode()).isEqualTo(401);
 
-            Map<String, Double> m = awaitScrape(s -> value(s, "tern_relayed_packets_total{direction=\"peer_to_client\",transport=\"udp\"}") == 2);
+            Map<String, Double> m = awaitScrape(
+                    s -> value(s, "tern_relayed_packets_total{direction=\"peer_to_client\",transport=\"udp\"}") == 2);
             assertThat(value(m, "tern_allocations_active{transport=\"udp\"}")).isEqualTo(1);
             assertThat(value(m, "tern_allocations_active{transport=\"tcp\"}")).isZero();
-            assertThat(value(m, "tern_relayed_packets_total{direction=\"client_to_peer\",transport=\"udp\"}")).isEqualTo(3);
-            assertThat(value(m, "tern_relayed_bytes_total{direction=\"client_to_peer\",transport=\"udp\"}")).isEqualTo(1 + 100 + 1200);
-            assertThat(value(m, "tern_relayed_bytes_total{direction=\"peer_to_client\",transport=\"udp\"}")).isEqualTo(7 + 500);
+            assertThat(value(m, "tern_relayed_packets_total{direction=\"client_to_peer\",transport=\"udp\"}"))
+                    .isEqualTo(3);
+            assertThat(value(m, "tern_relayed_bytes_total{direction=\"client_to_peer\",transport=\"udp\"}"))
+                    .isEqualTo(1 + 100 + 1200);
+            assertThat(value(m, "tern_relayed_bytes_total{direction=\"peer_to_client\",transport=\"udp\"}"))
+                    .isEqualTo(7 + 500);
             assertThat(value(m, "tern_requests_total{method=\"binding\"}")).isEqualTo(1);
-            assertThat(value(m, "tern_requests_total{method=\"allocate\"}")).isEqualTo(4); // alice 401 + ok, mallory 401 + 401
+            assertThat(value(m, "tern_requests_total{method=\"allocate\"}"))
+                    .isEqualTo(4); // alice 401 + ok, mallory 401 + 401
             assertThat(value(m, "tern_requests_total{method=\"channel_bind\"}")).isEqualTo(1);
-            assertThat(value(m, "tern_requests_total{method=\"create_permission\"}")).isZero();
+            assertThat(value(m, "tern_requests_total{method=\"create_permission\"}"))
+                    .isZero();
             assertThat(value(m, "tern_error_responses_total{code=\"401\"}")).isEqualTo(3);
             assertThat(value(m, "tern_error_responses_total{code=\"508\"}")).isZero();
             assertThat(value(m, "tern_auth_failures_total")).isEqualTo(1);
-            assertThat(value(m, "tern_dropped_packets_total{reason=\"no_permission\"}")).isZero();
+            assertThat(value(m, "tern_dropped_packets_total{reason=\"no_permission\"}"))
+                    .isZero();
             assertThat(value(m, "tern_connections_open")).isZero();
             assertThat(value(m, "tern_draining")).isZero();
             assertThat(m).containsKey("jvm_memory_used_bytes{area=\"heap\"}");
 
             // Refresh with LIFETIME 0 deletes the allocation; the gauge follows at the next scrape.
-            assertThat(alice.request(StunMethod.REFRESH, w -> w.putInt(AttributeType.LIFETIME, 0)).success()).isTrue();
+            assertThat(alice.request(StunMethod.REFRESH, w -> w.putInt(AttributeType.LIFETIME, 0))
+                            .success())
+                    .isTrue();
             m = awaitScrape(s -> value(s, "tern_allocations_active{transport=\"udp\"}") == 0);
             assertThat(value(m, "tern_requests_total{method=\"refresh\"}")).isEqualTo(1);
         }
@@ -98,8 +108,9 @@ class MetricsEndpointTest {
         assertThat(body).doesNotContain("carol-unique-name").doesNotContain("127.0.0.1");
         for (String line : body.split("\n")) {
             if (line.startsWith("tern_")) {
-                assertThat(line).matches("tern_[a-z_]+(\\{(direction|transport|method|code|reason|event)=\"[a-z0-9_]+\""
-                        + "(,(direction|transport|method|code|reason|event)=\"[a-z0-9_]+\")*})? [0-9.eE+-]+");
+                assertThat(line)
+                        .matches("tern_[a-z_]+(\\{(direction|transport|method|code|reason|event)=\"[a-z0-9_]+\""
+                                + "(,(direction|transport|method|code|reason|event)=\"[a-z0-9_]+\")*})? [0-9.eE+-]+");
             }
         }
     }
@@ -110,14 +121,17 @@ class MetricsEndpointTest {
         InetSocketAddress tcpListener = relay.server.tcpAddresses().get(0);
         try (TurnClient client = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username))
                 .overTcp(tcpListener)) {
-            TurnClient.Response allocated = client.request(StunMethod.ALLOCATE,
-                    w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
-            assertThat(allocated.success()).as("Allocate over TCP, error %d", allocated.errorCode()).isTrue();
+            TurnClient.Response allocated =
+                    client.request(StunMethod.ALLOCATE, w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
+            assertThat(allocated.success())
+                    .as("Allocate over TCP, error %d", allocated.errorCode())
+                    .isTrue();
             Map<String, Double> m = awaitScrape(s -> value(s, "tern_allocations_active{transport=\"tcp\"}") == 1);
             assertThat(value(m, "tern_allocations_active{transport=\"tcp\"}")).isEqualTo(1);
             assertThat(value(m, "tern_allocations_active{transport=\"udp\"}")).isZero();
             assertThat(value(m, "tern_connections_open")).isEqualTo(1);
-            assertThat(value(m, "tern_connection_events_total{event=\"accepted\"}")).isEqualTo(1);
+            assertThat(value(m, "tern_connection_events_total{event=\"accepted\"}"))
+                    .isEqualTo(1);
         }
         Map<String, Double> m = awaitScrape(s -> value(s, "tern_connections_open") == 0);
         assertThat(value(m, "tern_connections_open")).isZero();
@@ -147,7 +161,7 @@ class MetricsEndpointTest {
     void drainRefusesNewAllocationsWith508KeepsExistingOnesRelayingAndFlipsHealthTo503() throws Exception {
         String username = RelayFixture.restUsername("dave");
         try (TurnClient dave = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username));
-             TurnClient erin = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username))) {
+                TurnClient erin = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username))) {
             dave.allocate();
             bindChannel(dave);
 
@@ -157,15 +171,18 @@ class MetricsEndpointTest {
             assertThat(health.statusCode()).isEqualTo(503);
             assertThat(health.body()).isEqualTo("draining\n");
             assertThat(relay.get("/ready").statusCode()).isEqualTo(503);
-            TurnClient.Response refused = erin.request(StunMethod.ALLOCATE,
-                    w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
+            TurnClient.Response refused =
+                    erin.request(StunMethod.ALLOCATE, w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
             assertThat(refused.errorCode()).isEqualTo(508);
             relayToPeer(dave, 300);
             relayToClient(dave, new byte[301]);
             // The existing allocation can still be refreshed.
-            assertThat(dave.request(StunMethod.REFRESH, w -> w.putInt(AttributeType.LIFETIME, 600)).success()).isTrue();
+            assertThat(dave.request(StunMethod.REFRESH, w -> w.putInt(AttributeType.LIFETIME, 600))
+                            .success())
+                    .isTrue();
 
-            Map<String, Double> m = awaitScrape(s -> value(s, "tern_relayed_packets_total{direction=\"peer_to_client\",transport=\"udp\"}") == 1);
+            Map<String, Double> m = awaitScrape(
+                    s -> value(s, "tern_relayed_packets_total{direction=\"peer_to_client\",transport=\"udp\"}") == 1);
             assertThat(value(m, "tern_draining")).isEqualTo(1);
             assertThat(value(m, "tern_error_responses_total{code=\"508\"}")).isEqualTo(1);
             assertThat(value(m, "tern_allocations_active{transport=\"udp\"}")).isEqualTo(1);
@@ -178,13 +195,22 @@ class MetricsEndpointTest {
         RelayMetrics metrics = relay.metrics.metrics();
         CountDownLatch drained = new CountDownLatch(1);
         try (TurnClient frank = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username));
-             DrainWatch watch = DrainWatch.start(metrics::draining, metrics::activeAllocations, drained::countDown, 20)) {
+                DrainWatch watch =
+                        DrainWatch.start(metrics::draining, metrics::activeAllocations, drained::countDown, 20)) {
             frank.allocate();
-            assertThat(drained.await(200, TimeUnit.MILLISECONDS)).as("not draining yet").isFalse();
+            assertThat(drained.await(200, TimeUnit.MILLISECONDS))
+                    .as("not draining yet")
+                    .isFalse();
             relay.server.drain();
-            assertThat(drained.await(200, TimeUnit.MILLISECONDS)).as("an allocation is still open").isFalse();
-            assertThat(frank.request(StunMethod.REFRESH, w -> w.putInt(AttributeType.LIFETIME, 0)).success()).isTrue();
-            assertThat(drained.await(5, TimeUnit.SECONDS)).as("last allocation gone").isTrue();
+            assertThat(drained.await(200, TimeUnit.MILLISECONDS))
+                    .as("an allocation is still open")
+                    .isFalse();
+            assertThat(frank.request(StunMethod.REFRESH, w -> w.putInt(AttributeType.LIFETIME, 0))
+                            .success())
+                    .isTrue();
+            assertThat(drained.await(5, TimeUnit.SECONDS))
+                    .as("last allocation gone")
+                    .isTrue();
         }
     }
 
@@ -194,7 +220,9 @@ class MetricsEndpointTest {
             w.putInt(AttributeType.CHANNEL_NUMBER, CHANNEL << 16);
             w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peerAddress);
         });
-        assertThat(bound.success()).as("ChannelBind, error %d", bound.errorCode()).isTrue();
+        assertThat(bound.success())
+                .as("ChannelBind, error %d", bound.errorCode())
+                .isTrue();
     }
 
     private InetSocketAddress relayedAt;

@@ -40,7 +40,8 @@ public final class RelayFixture implements AutoCloseable {
     public final TurnServerConfig config;
     public final RelayServer server;
     public final MetricsEndpoint metrics;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private RelayFixture(TurnServerConfig config, RelayServer server, MetricsEndpoint metrics) {
         this.config = config;
@@ -52,17 +53,28 @@ public final class RelayFixture implements AutoCloseable {
     public static RelayFixture start(String... extra) throws Exception {
         int relayBase = 40000 + ThreadLocalRandom.current().nextInt(90) * 100;
         List<String> options = new ArrayList<>(List.of(
-                "listening-ip", "127.0.0.1",
-                "relay-ip", "127.0.0.1",
-                "listening-port", Integer.toString(freeUdpAndTcpPort()),
-                "min-port", Integer.toString(relayBase),
-                "max-port", Integer.toString(relayBase + 99),
-                "realm", REALM,
-                "use-auth-secret", "",
-                "static-auth-secret", SECRET,
-                "allow-loopback-peers", "",
-                "prometheus", "",
-                "prometheus-port", Integer.toString(freeTcpPort())));
+                "listening-ip",
+                "127.0.0.1",
+                "relay-ip",
+                "127.0.0.1",
+                "listening-port",
+                Integer.toString(freeUdpAndTcpPort()),
+                "min-port",
+                Integer.toString(relayBase),
+                "max-port",
+                Integer.toString(relayBase + 99),
+                "realm",
+                REALM,
+                "use-auth-secret",
+                "",
+                "static-auth-secret",
+                SECRET,
+                "allow-loopback-peers",
+                "",
+                "prometheus",
+                "",
+                "prometheus-port",
+                Integer.toString(freeTcpPort())));
         options.addAll(Arrays.asList(extra));
         List<OptionValue> values = new ArrayList<>();
         for (int i = 0; i < options.size(); i += 2) {
@@ -72,7 +84,7 @@ public final class RelayFixture implements AutoCloseable {
             }
             values.add(new OptionValue(option, options.get(i + 1), ConfigSource.commandLine()));
         }
-        TurnServerConfig config = new TurnServerConfigAssembler(message -> { }).assemble(List.of(), values);
+        TurnServerConfig config = new TurnServerConfigAssembler(message -> {}).assemble(List.of(), values);
         RelayServer server = RelayServer.start(config);
         try {
             return new RelayFixture(config, server, MetricsEndpoint.start(server, config.prometheusPort()));
@@ -104,7 +116,11 @@ public final class RelayFixture implements AutoCloseable {
 
     public HttpResponse<String> get(String path) throws IOException, InterruptedException {
         URI uri = URI.create("http://127.0.0.1:" + metrics.address().getPort() + path);
-        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
+        return http.send(
+                HttpRequest.newBuilder(uri)
+                        .timeout(Duration.ofSeconds(10))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

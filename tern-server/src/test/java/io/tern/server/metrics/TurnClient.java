@@ -8,10 +8,10 @@ import io.tern.stun.integrity.MessageIntegrity;
 import io.tern.stun.message.StunClass;
 import io.tern.stun.message.StunMessageDecoder;
 import io.tern.stun.message.StunMessageWriter;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.io.DataInputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -80,15 +80,20 @@ public final class TurnClient implements AutoCloseable {
 
     /** Allocates a UDP relay; returns the relayed address. */
     public TransportAddress allocate() throws IOException {
-        Response response = request(io.tern.stun.message.StunMethod.ALLOCATE,
-                w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
+        Response response = request(
+                io.tern.stun.message.StunMethod.ALLOCATE, w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, 17 << 24));
         if (!response.success()) {
             throw new IOException("Allocate failed: " + response.errorCode());
         }
         TransportAddress relayed = new TransportAddress();
         StunMessageDecoder m = response.message();
-        AddressAttribute.decodeXor(m.buffer(), 0, m.valueOffset(AttributeType.XOR_RELAYED_ADDRESS),
-                m.valueLength(AttributeType.XOR_RELAYED_ADDRESS), relayed, new byte[16]);
+        AddressAttribute.decodeXor(
+                m.buffer(),
+                0,
+                m.valueOffset(AttributeType.XOR_RELAYED_ADDRESS),
+                m.valueLength(AttributeType.XOR_RELAYED_ADDRESS),
+                relayed,
+                new byte[16]);
         return relayed;
     }
 
@@ -117,8 +122,12 @@ public final class TurnClient implements AutoCloseable {
     }
 
     private Response send(int method, Consumer<StunMessageWriter> attributes, boolean signed) throws IOException {
-        writer.start(out, 0, StunClass.messageType(method, StunClass.REQUEST),
-                ThreadLocalRandom.current().nextInt(), ThreadLocalRandom.current().nextLong());
+        writer.start(
+                out,
+                0,
+                StunClass.messageType(method, StunClass.REQUEST),
+                ThreadLocalRandom.current().nextInt(),
+                ThreadLocalRandom.current().nextLong());
         attributes.accept(writer);
         if (signed) {
             writer.putBytes(AttributeType.USERNAME, username);

@@ -2,6 +2,8 @@ package io.tern.server.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.netty.stream.StreamEvent;
+import io.tern.netty.stream.StreamSettings;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.metrics.RelayFixture;
@@ -9,8 +11,6 @@ import io.tern.server.metrics.TurnClient;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.message.StunMethod;
-import io.tern.netty.stream.StreamEvent;
-import io.tern.netty.stream.StreamSettings;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -28,18 +28,36 @@ class RelayServerTest {
 
     @Test
     void defaultConfigGivesTheTransportsDefaultStreamSettings() {
-        TurnServerConfig config = new TurnServerConfigAssembler(message -> { }).assemble(List.of(), List.of());
+        TurnServerConfig config = new TurnServerConfigAssembler(message -> {}).assemble(List.of(), List.of());
         assertThat(RelayServer.streamSettings(config)).isEqualTo(StreamSettings.defaults());
     }
 
     @Test
     void streamOptionsBecomeStreamSettings() throws Exception {
-        try (RelayFixture relay = RelayFixture.start("max-tcp-connections", "100", "max-tcp-connections-per-ip", "7",
-                "tcp-idle-timeout", "11", "tcp-message-timeout", "12", "tls-handshake-timeout", "13",
-                "tcp-write-low-water-mark", "1000", "tcp-write-high-water-mark", "2000")) {
-            assertThat(RelayServer.streamSettings(relay.config)).isEqualTo(new StreamSettings(100, 7,
-                    TimeUnit.SECONDS.toNanos(11), TimeUnit.SECONDS.toNanos(12), TimeUnit.SECONDS.toNanos(13),
-                    1000, 2000));
+        try (RelayFixture relay = RelayFixture.start(
+                "max-tcp-connections",
+                "100",
+                "max-tcp-connections-per-ip",
+                "7",
+                "tcp-idle-timeout",
+                "11",
+                "tcp-message-timeout",
+                "12",
+                "tls-handshake-timeout",
+                "13",
+                "tcp-write-low-water-mark",
+                "1000",
+                "tcp-write-high-water-mark",
+                "2000")) {
+            assertThat(RelayServer.streamSettings(relay.config))
+                    .isEqualTo(new StreamSettings(
+                            100,
+                            7,
+                            TimeUnit.SECONDS.toNanos(11),
+                            TimeUnit.SECONDS.toNanos(12),
+                            TimeUnit.SECONDS.toNanos(13),
+                            1000,
+                            2000));
         }
     }
 
@@ -47,11 +65,14 @@ class RelayServerTest {
     void perIpConnectionLimitClosesTheConnectionPastIt() throws Exception {
         try (RelayFixture relay = RelayFixture.start("max-tcp-connections-per-ip", "2")) {
             InetSocketAddress tcp = relay.server.tcpAddresses().get(0);
-            try (Socket first = connect(tcp); Socket second = connect(tcp); Socket third = connect(tcp)) {
+            try (Socket first = connect(tcp);
+                    Socket second = connect(tcp);
+                    Socket third = connect(tcp)) {
                 assertBindingAnswered(first);
                 assertBindingAnswered(second);
                 assertClosedByServer(third);
-                assertThat(relay.server.streamCounters().count(StreamEvent.REJECTED_PER_IP_LIMIT)).isEqualTo(1);
+                assertThat(relay.server.streamCounters().count(StreamEvent.REJECTED_PER_IP_LIMIT))
+                        .isEqualTo(1);
                 assertThat(relay.server.streamConnections()).isEqualTo(2);
             }
         }
@@ -60,7 +81,8 @@ class RelayServerTest {
     @Test
     void strictChannelNumbersReachTheEngine() throws Exception {
         assertThat(channelBind(RFC5766_ONLY_CHANNEL)).isZero();
-        assertThat(channelBind(RFC5766_ONLY_CHANNEL, "strict-channel-numbers", "")).isEqualTo(400);
+        assertThat(channelBind(RFC5766_ONLY_CHANNEL, "strict-channel-numbers", ""))
+                .isEqualTo(400);
         assertThat(channelBind(0x4001, "strict-channel-numbers", "")).isZero();
     }
 
@@ -68,13 +90,15 @@ class RelayServerTest {
     private static int channelBind(int channel, String... options) throws Exception {
         try (RelayFixture relay = RelayFixture.start(options)) {
             String username = RelayFixture.restUsername("carol");
-            try (TurnClient client = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username))) {
+            try (TurnClient client =
+                    new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username))) {
                 client.allocate();
                 TransportAddress peer = TransportAddress.parse("127.0.0.1", 9);
                 return client.request(StunMethod.CHANNEL_BIND, w -> {
-                    w.putInt(AttributeType.CHANNEL_NUMBER, channel << 16);
-                    w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peer);
-                }).errorCode();
+                            w.putInt(AttributeType.CHANNEL_NUMBER, channel << 16);
+                            w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peer);
+                        })
+                        .errorCode();
             }
         }
     }

@@ -9,8 +9,7 @@ import java.net.UnknownHostException;
  * without {@code InetAddress}'s legacy IPv4 forms ({@code 1.2.3} is not {@code 1.2.0.3} here).
  */
 public final class IpLiterals {
-    private IpLiterals() {
-    }
+    private IpLiterals() {}
 
     /**
      * @return the address; an IPv4-mapped IPv6 literal ({@code ::ffff:a.b.c.d}) gives the IPv4 address

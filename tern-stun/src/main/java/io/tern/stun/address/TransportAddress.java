@@ -20,8 +20,7 @@ public final class TransportAddress {
     private final byte[] ipv6 = new byte[16];
     private int port;
 
-    public TransportAddress() {
-    }
+    public TransportAddress() {}
 
     public static TransportAddress ofIpv4(int ipv4, int port) {
         return new TransportAddress().setIpv4(ipv4, port);
@@ -75,8 +74,12 @@ public final class TransportAddress {
     /** Sets an IPv6 address from 16 bytes, normalising IPv4-mapped addresses to IPv4. */
     public TransportAddress setIpv6(byte[] src, int srcOffset, int port) {
         if (isIpv4Mapped(src, srcOffset)) {
-            return setIpv4(((src[srcOffset + 12] & 0xFF) << 24) | ((src[srcOffset + 13] & 0xFF) << 16)
-                    | ((src[srcOffset + 14] & 0xFF) << 8) | (src[srcOffset + 15] & 0xFF), port);
+            return setIpv4(
+                    ((src[srcOffset + 12] & 0xFF) << 24)
+                            | ((src[srcOffset + 13] & 0xFF) << 16)
+                            | ((src[srcOffset + 14] & 0xFF) << 8)
+                            | (src[srcOffset + 15] & 0xFF),
+                    port);
         }
         this.family = FAMILY_IPV6;
         System.arraycopy(src, srcOffset, ipv6, 0, 16);
@@ -131,8 +134,8 @@ public final class TransportAddress {
     public InetAddress toInetAddress() {
         try {
             if (family == FAMILY_IPV4) {
-                return InetAddress.getByAddress(new byte[] {
-                    (byte) (ipv4 >>> 24), (byte) (ipv4 >>> 16), (byte) (ipv4 >>> 8), (byte) ipv4});
+                return InetAddress.getByAddress(
+                        new byte[] {(byte) (ipv4 >>> 24), (byte) (ipv4 >>> 16), (byte) (ipv4 >>> 8), (byte) ipv4});
             }
             return InetAddress.getByAddress(ipv6.clone());
         } catch (UnknownHostException e) {
@@ -170,7 +173,8 @@ public final class TransportAddress {
     @Override
     public String toString() {
         if (family == FAMILY_IPV4) {
-            return (ipv4 >>> 24) + "." + ((ipv4 >>> 16) & 0xFF) + "." + ((ipv4 >>> 8) & 0xFF) + "." + (ipv4 & 0xFF) + ":" + port;
+            return (ipv4 >>> 24) + "." + ((ipv4 >>> 16) & 0xFF) + "." + ((ipv4 >>> 8) & 0xFF) + "." + (ipv4 & 0xFF)
+                    + ":" + port;
         }
         return "[" + toInetAddress().getHostAddress() + "]:" + port;
     }

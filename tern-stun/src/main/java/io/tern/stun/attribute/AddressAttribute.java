@@ -19,26 +19,36 @@ public final class AddressAttribute {
     private static final ByteOrder ORDER = ByteOrder.BIG_ENDIAN;
     private static final int COOKIE = StunHeaderFlyweight.MAGIC_COOKIE;
 
-    private AddressAttribute() {
-    }
+    private AddressAttribute() {}
 
     /**
      * Decodes an XOR address at {@code valueOffset} of the message starting at {@code messageOffset}.
      *
      * @return false if the value is malformed (bad length or family)
      */
-    public static boolean decodeXor(DirectBuffer buffer, int messageOffset, int valueOffset, int valueLength,
-                                    TransportAddress out, byte[] scratch16) {
+    public static boolean decodeXor(
+            DirectBuffer buffer,
+            int messageOffset,
+            int valueOffset,
+            int valueLength,
+            TransportAddress out,
+            byte[] scratch16) {
         return decode(buffer, messageOffset, valueOffset, valueLength, out, scratch16, true);
     }
 
-    public static boolean decodePlain(DirectBuffer buffer, int valueOffset, int valueLength,
-                                      TransportAddress out, byte[] scratch16) {
+    public static boolean decodePlain(
+            DirectBuffer buffer, int valueOffset, int valueLength, TransportAddress out, byte[] scratch16) {
         return decode(buffer, 0, valueOffset, valueLength, out, scratch16, false);
     }
 
-    private static boolean decode(DirectBuffer buffer, int messageOffset, int valueOffset, int valueLength,
-                                  TransportAddress out, byte[] scratch16, boolean xor) {
+    private static boolean decode(
+            DirectBuffer buffer,
+            int messageOffset,
+            int valueOffset,
+            int valueLength,
+            TransportAddress out,
+            byte[] scratch16,
+            boolean xor) {
         if (valueLength < 4) {
             return false;
         }
@@ -67,7 +77,8 @@ public final class AddressAttribute {
     }
 
     /** Writes an XOR address value at {@code valueOffset}; returns the value length. */
-    public static int encodeXor(MutableDirectBuffer buffer, int messageOffset, int valueOffset, TransportAddress address) {
+    public static int encodeXor(
+            MutableDirectBuffer buffer, int messageOffset, int valueOffset, TransportAddress address) {
         return encode(buffer, messageOffset, valueOffset, address, true);
     }
 
@@ -75,8 +86,8 @@ public final class AddressAttribute {
         return encode(buffer, 0, valueOffset, address, false);
     }
 
-    private static int encode(MutableDirectBuffer buffer, int messageOffset, int valueOffset,
-                              TransportAddress address, boolean xor) {
+    private static int encode(
+            MutableDirectBuffer buffer, int messageOffset, int valueOffset, TransportAddress address, boolean xor) {
         int port = xor ? address.port() ^ (COOKIE >>> 16) : address.port();
         buffer.putByte(valueOffset, (byte) 0);
         buffer.putShort(valueOffset + 2, (short) port, ORDER);

@@ -37,8 +37,7 @@ public final class AttributeType {
     public static final int RESPONSE_ORIGIN = 0x802B;
     public static final int OTHER_ADDRESS = 0x802C;
 
-    private AttributeType() {
-    }
+    private AttributeType() {}
 
     public static boolean isComprehensionRequired(int type) {
         return type < 0x8000;

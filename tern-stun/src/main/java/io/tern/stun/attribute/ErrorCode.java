@@ -20,26 +20,46 @@ public final class ErrorCode {
     public static final int INSUFFICIENT_CAPACITY = 508;
 
     private static final int[] CODES = {
-        TRY_ALTERNATE, BAD_REQUEST, UNAUTHENTICATED, FORBIDDEN, UNKNOWN_ATTRIBUTE, ALLOCATION_MISMATCH,
-        STALE_NONCE, ADDRESS_FAMILY_NOT_SUPPORTED, WRONG_CREDENTIALS, UNSUPPORTED_TRANSPORT_PROTOCOL,
-        PEER_ADDRESS_FAMILY_MISMATCH, ALLOCATION_QUOTA_REACHED, SERVER_ERROR, INSUFFICIENT_CAPACITY
+        TRY_ALTERNATE,
+        BAD_REQUEST,
+        UNAUTHENTICATED,
+        FORBIDDEN,
+        UNKNOWN_ATTRIBUTE,
+        ALLOCATION_MISMATCH,
+        STALE_NONCE,
+        ADDRESS_FAMILY_NOT_SUPPORTED,
+        WRONG_CREDENTIALS,
+        UNSUPPORTED_TRANSPORT_PROTOCOL,
+        PEER_ADDRESS_FAMILY_MISMATCH,
+        ALLOCATION_QUOTA_REACHED,
+        SERVER_ERROR,
+        INSUFFICIENT_CAPACITY
     };
     private static final byte[][] REASONS = new byte[CODES.length][];
 
     static {
         String[] phrases = {
-            "Try Alternate", "Bad Request", "Unauthenticated", "Forbidden", "Unknown Attribute",
-            "Allocation Mismatch", "Stale Nonce", "Address Family not Supported", "Wrong Credentials",
-            "Unsupported Transport Protocol", "Peer Address Family Mismatch", "Allocation Quota Reached",
-            "Server Error", "Insufficient Capacity"
+            "Try Alternate",
+            "Bad Request",
+            "Unauthenticated",
+            "Forbidden",
+            "Unknown Attribute",
+            "Allocation Mismatch",
+            "Stale Nonce",
+            "Address Family not Supported",
+            "Wrong Credentials",
+            "Unsupported Transport Protocol",
+            "Peer Address Family Mismatch",
+            "Allocation Quota Reached",
+            "Server Error",
+            "Insufficient Capacity"
         };
         for (int i = 0; i < CODES.length; i++) {
             REASONS[i] = phrases[i].getBytes(StandardCharsets.UTF_8);
         }
     }
 
-    private ErrorCode() {
-    }
+    private ErrorCode() {}
 
     /** The UTF-8 reason phrase for a code; shared, so callers must not modify it. */
     public static byte[] reason(int code) {

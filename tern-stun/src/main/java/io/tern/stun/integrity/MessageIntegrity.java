@@ -31,7 +31,8 @@ public final class MessageIntegrity {
      * bytes to {@code out}. A {@code macLength} of 20 means HMAC-SHA1, anything else HMAC-SHA256; to compute a
      * MESSAGE-INTEGRITY-SHA256 truncated to 20 bytes, use the overload that takes the attribute type.
      */
-    public void compute(DirectBuffer buffer, int messageOffset, int attributeOffset, int macLength, byte[] key, byte[] out) {
+    public void compute(
+            DirectBuffer buffer, int messageOffset, int attributeOffset, int macLength, byte[] key, byte[] out) {
         int type = macLength == SHA1_LENGTH ? AttributeType.MESSAGE_INTEGRITY : AttributeType.MESSAGE_INTEGRITY_SHA256;
         compute(buffer, messageOffset, attributeOffset, type, macLength, key, out);
     }
@@ -40,8 +41,14 @@ public final class MessageIntegrity {
      * As {@link #compute(DirectBuffer, int, int, int, byte[], byte[])}, with the HMAC chosen by
      * {@code attributeType}: HMAC-SHA1 for MESSAGE-INTEGRITY, HMAC-SHA256 otherwise. Allocates nothing.
      */
-    public void compute(DirectBuffer buffer, int messageOffset, int attributeOffset, int attributeType, int macLength,
-                        byte[] key, byte[] out) {
+    public void compute(
+            DirectBuffer buffer,
+            int messageOffset,
+            int attributeOffset,
+            int attributeType,
+            int macLength,
+            byte[] key,
+            byte[] out) {
         int prefix = attributeOffset - messageOffset;
         int adjustedBodyLength = prefix + 4 + macLength - StunHeaderFlyweight.HEADER_LENGTH;
         Hmac mac = attributeType == AttributeType.MESSAGE_INTEGRITY ? sha1 : sha256;

@@ -9,8 +9,7 @@ public final class StunClass {
 
     private static final int CLASS_MASK = 0x0110;
 
-    private StunClass() {
-    }
+    private StunClass() {}
 
     public static int classOf(int messageType) {
         return messageType & CLASS_MASK;

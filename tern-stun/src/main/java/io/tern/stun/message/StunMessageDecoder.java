@@ -24,16 +24,37 @@ public final class StunMessageDecoder {
 
     private static final ByteOrder ORDER = ByteOrder.BIG_ENDIAN;
     private static final int[] INDEXED_TYPES = {
-        AttributeType.MAPPED_ADDRESS, AttributeType.USERNAME, AttributeType.MESSAGE_INTEGRITY,
-        AttributeType.ERROR_CODE, AttributeType.UNKNOWN_ATTRIBUTES, AttributeType.CHANNEL_NUMBER,
-        AttributeType.LIFETIME, AttributeType.DATA, AttributeType.REALM, AttributeType.NONCE,
-        AttributeType.XOR_RELAYED_ADDRESS, AttributeType.REQUESTED_ADDRESS_FAMILY, AttributeType.EVEN_PORT,
-        AttributeType.REQUESTED_TRANSPORT, AttributeType.DONT_FRAGMENT, AttributeType.MESSAGE_INTEGRITY_SHA256,
-        AttributeType.PASSWORD_ALGORITHM, AttributeType.USERHASH, AttributeType.XOR_MAPPED_ADDRESS,
-        AttributeType.RESERVATION_TOKEN, AttributeType.PASSWORD_ALGORITHMS, AttributeType.ALTERNATE_DOMAIN,
-        AttributeType.SOFTWARE, AttributeType.ALTERNATE_SERVER, AttributeType.FINGERPRINT,
-        AttributeType.ADDITIONAL_ADDRESS_FAMILY, AttributeType.ADDRESS_ERROR_CODE, AttributeType.ICMP,
-        AttributeType.RESPONSE_ORIGIN, AttributeType.OTHER_ADDRESS, AttributeType.XOR_PEER_ADDRESS,
+        AttributeType.MAPPED_ADDRESS,
+        AttributeType.USERNAME,
+        AttributeType.MESSAGE_INTEGRITY,
+        AttributeType.ERROR_CODE,
+        AttributeType.UNKNOWN_ATTRIBUTES,
+        AttributeType.CHANNEL_NUMBER,
+        AttributeType.LIFETIME,
+        AttributeType.DATA,
+        AttributeType.REALM,
+        AttributeType.NONCE,
+        AttributeType.XOR_RELAYED_ADDRESS,
+        AttributeType.REQUESTED_ADDRESS_FAMILY,
+        AttributeType.EVEN_PORT,
+        AttributeType.REQUESTED_TRANSPORT,
+        AttributeType.DONT_FRAGMENT,
+        AttributeType.MESSAGE_INTEGRITY_SHA256,
+        AttributeType.PASSWORD_ALGORITHM,
+        AttributeType.USERHASH,
+        AttributeType.XOR_MAPPED_ADDRESS,
+        AttributeType.RESERVATION_TOKEN,
+        AttributeType.PASSWORD_ALGORITHMS,
+        AttributeType.ALTERNATE_DOMAIN,
+        AttributeType.SOFTWARE,
+        AttributeType.ALTERNATE_SERVER,
+        AttributeType.FINGERPRINT,
+        AttributeType.ADDITIONAL_ADDRESS_FAMILY,
+        AttributeType.ADDRESS_ERROR_CODE,
+        AttributeType.ICMP,
+        AttributeType.RESPONSE_ORIGIN,
+        AttributeType.OTHER_ADDRESS,
+        AttributeType.XOR_PEER_ADDRESS,
     };
 
     private final StunHeaderFlyweight header = new StunHeaderFlyweight();
@@ -104,8 +125,10 @@ public final class StunMessageDecoder {
                     }
                     peerAddressCount++;
                 }
-                if (!record(type, valueOffset, valueLength) && AttributeType.isComprehensionRequired(type)
-                        && unknownCount < MAX_UNKNOWN && !containsUnknown(type)) {
+                if (!record(type, valueOffset, valueLength)
+                        && AttributeType.isComprehensionRequired(type)
+                        && unknownCount < MAX_UNKNOWN
+                        && !containsUnknown(type)) {
                     unknownTypes[unknownCount++] = type;
                 }
             }

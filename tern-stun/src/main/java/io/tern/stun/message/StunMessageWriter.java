@@ -35,13 +35,17 @@ public final class StunMessageWriter {
         this.buffer = buffer;
         this.offset = offset;
         this.position = offset + StunHeaderFlyweight.HEADER_LENGTH;
-        header.wrap(buffer, offset).messageType(messageType).bodyLength(0)
-                .magicCookie(StunHeaderFlyweight.MAGIC_COOKIE).transactionId(tidHigh, tidLow);
+        header.wrap(buffer, offset)
+                .messageType(messageType)
+                .bodyLength(0)
+                .magicCookie(StunHeaderFlyweight.MAGIC_COOKIE)
+                .transactionId(tidHigh, tidLow);
         return this;
     }
 
     /** Starts a response to the request whose header is at {@code request}. */
-    public StunMessageWriter startResponse(MutableDirectBuffer buffer, int offset, int messageType, StunHeaderFlyweight request) {
+    public StunMessageWriter startResponse(
+            MutableDirectBuffer buffer, int offset, int messageType, StunHeaderFlyweight request) {
         return start(buffer, offset, messageType, request.transactionIdHigh(), request.transactionIdLow());
     }
 

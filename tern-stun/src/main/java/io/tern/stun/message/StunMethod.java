@@ -10,8 +10,7 @@ public final class StunMethod {
     public static final int CREATE_PERMISSION = 0x008;
     public static final int CHANNEL_BIND = 0x009;
 
-    private StunMethod() {
-    }
+    private StunMethod() {}
 
     public static String name(int method) {
         return switch (method) {

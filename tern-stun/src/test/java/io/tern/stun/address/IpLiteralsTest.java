@@ -12,10 +12,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class IpLiteralsTest {
     @Test
     void dottedQuadAndIpv6() {
-        assertThat(IpLiterals.parse("192.0.2.1")).isInstanceOf(Inet4Address.class)
-                .extracting(a -> a.getHostAddress()).isEqualTo("192.0.2.1");
-        assertThat(IpLiterals.parse("2001:db8::1")).isInstanceOf(Inet6Address.class)
-                .extracting(a -> a.getHostAddress()).isEqualTo("2001:db8:0:0:0:0:0:1");
+        assertThat(IpLiterals.parse("192.0.2.1"))
+                .isInstanceOf(Inet4Address.class)
+                .extracting(a -> a.getHostAddress())
+                .isEqualTo("192.0.2.1");
+        assertThat(IpLiterals.parse("2001:db8::1"))
+                .isInstanceOf(Inet6Address.class)
+                .extracting(a -> a.getHostAddress())
+                .isEqualTo("2001:db8:0:0:0:0:0:1");
     }
 
     @Test
@@ -25,8 +29,21 @@ class IpLiteralsTest {
 
     /** Host names are never resolved, and InetAddress's legacy forms ({@code 1.2.3}, octal-looking parts) are refused. */
     @ParameterizedTest
-    @ValueSource(strings = {"", "1.2.3", "1.2.3.4.5", "256.1.1.1", "01.2.3.4", "1.2.3.4 ", "localhost",
-        "example.com", "fe80::1::2", ".::1", "1.2.3.-4", "::g"})
+    @ValueSource(
+            strings = {
+                "",
+                "1.2.3",
+                "1.2.3.4.5",
+                "256.1.1.1",
+                "01.2.3.4",
+                "1.2.3.4 ",
+                "localhost",
+                "example.com",
+                "fe80::1::2",
+                ".::1",
+                "1.2.3.-4",
+                "::g"
+            })
     void rejectsEverythingElse(String text) {
         assertThatThrownBy(() -> IpLiterals.parse(text))
                 .isInstanceOf(IllegalArgumentException.class)

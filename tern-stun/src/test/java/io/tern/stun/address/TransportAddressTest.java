@@ -20,7 +20,8 @@ class TransportAddressTest {
         assertThat(a.ipv4()).isEqualTo(0xC0000201);
         assertThat(a.port()).isEqualTo(3478);
         assertThat(a).isEqualTo(TransportAddress.parse("192.0.2.1", 3478));
-        assertThat(a.hashCode()).isEqualTo(TransportAddress.parse("192.0.2.1", 3478).hashCode());
+        assertThat(a.hashCode())
+                .isEqualTo(TransportAddress.parse("192.0.2.1", 3478).hashCode());
         assertThat(a.toString()).isEqualTo("192.0.2.1:3478");
     }
 
@@ -37,7 +38,8 @@ class TransportAddressTest {
         // IPv4-compatible (::a.b.c.d), ::ffff:0:a.b.c.d (SIIT) and a one-bit-off prefix are not IPv4-mapped.
         for (String hex : new String[] {
             "000000000000000000000000c0000201", "0000000000000000ffff0000c0000201",
-            "00000000000000000001ffffc0000201", "00000000000000000000fffec0000201"}) {
+            "00000000000000000001ffffc0000201", "00000000000000000000fffec0000201"
+        }) {
             TransportAddress a = new TransportAddress().setIpv6(ip(hex), 0, 1);
             assertThat(a.isIpv4()).as(hex).isFalse();
             assertThat(a.ipv6Bytes()).isEqualTo(ip(hex));
@@ -56,7 +58,8 @@ class TransportAddressTest {
     @Test
     void setFromInet4AddressKeepsEveryBitOfTheAddress() throws Exception {
         for (String dotted : new String[] {"0.0.0.0", "127.0.0.1", "203.0.113.250", "255.255.255.255", "128.0.0.1"}) {
-            TransportAddress a = new TransportAddress().set(new InetSocketAddress(InetAddress.getByName(dotted), 65535));
+            TransportAddress a =
+                    new TransportAddress().set(new InetSocketAddress(InetAddress.getByName(dotted), 65535));
             assertThat(a).as(dotted).isEqualTo(TransportAddress.parse(dotted, 65535));
             assertThat(a.toInetSocketAddress().getAddress().getHostAddress()).isEqualTo(dotted);
         }

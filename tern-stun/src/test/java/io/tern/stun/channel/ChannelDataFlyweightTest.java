@@ -39,7 +39,9 @@ class ChannelDataFlyweightTest {
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
         for (int first = 0; first < 256; first++) {
             buffer.putByte(0, (byte) first);
-            assertThat(ChannelDataFlyweight.isChannelData(buffer, 0, 4)).as("0x%02x", first).isEqualTo((first >>> 6) == 1);
+            assertThat(ChannelDataFlyweight.isChannelData(buffer, 0, 4))
+                    .as("0x%02x", first)
+                    .isEqualTo((first >>> 6) == 1);
         }
         buffer.putByte(0, (byte) 0x40);
         assertThat(ChannelDataFlyweight.isChannelData(buffer, 0, 3)).isFalse();
@@ -65,11 +67,13 @@ class ChannelDataFlyweightTest {
     }
 
     @Property(tries = 3000)
-    void anyBytesAreClassifiedAndReadInBounds(@ForAll @Size(max = 8) byte[] bytes, @ForAll @IntRange(max = 7) int offset) {
+    void anyBytesAreClassifiedAndReadInBounds(
+            @ForAll @Size(max = 8) byte[] bytes, @ForAll @IntRange(max = 7) int offset) {
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[offset + bytes.length]);
         buffer.putBytes(offset, bytes);
         boolean channelData = ChannelDataFlyweight.isChannelData(buffer, offset, bytes.length);
-        assertThat(channelData).isEqualTo(bytes.length >= ChannelDataFlyweight.HEADER_LENGTH && (bytes[0] & 0xC0) == 0x40);
+        assertThat(channelData)
+                .isEqualTo(bytes.length >= ChannelDataFlyweight.HEADER_LENGTH && (bytes[0] & 0xC0) == 0x40);
         if (channelData) {
             flyweight.wrap(buffer, offset);
             assertThat(flyweight.channelNumber()).isBetween(0x4000, 0x7FFF);

@@ -16,8 +16,11 @@ class HmacTest {
     private final Hmac sha256 = new Hmac("SHA-256");
 
     @Property
-    void matchesTheJdk(@ForAll @Size(max = 150) byte[] key, @ForAll @Size(max = 300) byte[] input,
-                       @ForAll @IntRange(max = 300) int split, @ForAll @IntRange(min = 1, max = 40) int outLength)
+    void matchesTheJdk(
+            @ForAll @Size(max = 150) byte[] key,
+            @ForAll @Size(max = 300) byte[] input,
+            @ForAll @IntRange(max = 300) int split,
+            @ForAll @IntRange(min = 1, max = 40) int outLength)
             throws Exception {
         int cut = Math.min(split, input.length);
         for (Hmac hmac : new Hmac[] {sha1, sha256}) {

@@ -28,7 +28,12 @@ class MessageIntegrityTest {
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[MAX_MESSAGE_BYTES]);
 
     private void startBinding() {
-        writer.start(buffer, 0, StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST), 0x11223344, 0x5566778899AABBCCL);
+        writer.start(
+                buffer,
+                0,
+                StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST),
+                0x11223344,
+                0x5566778899AABBCCL);
     }
 
     @Test
@@ -70,7 +75,8 @@ class MessageIntegrityTest {
     void sha256OfDisallowedLengthFails(int macLength) {
         startBinding();
         writer.putBytes(AttributeType.MESSAGE_INTEGRITY_SHA256, new byte[macLength]);
-        assertThat(integrity.verify(buffer, 0, StunHeaderFlyweight.HEADER_LENGTH, KEY)).isFalse();
+        assertThat(integrity.verify(buffer, 0, StunHeaderFlyweight.HEADER_LENGTH, KEY))
+                .isFalse();
     }
 
     @ParameterizedTest
@@ -78,13 +84,16 @@ class MessageIntegrityTest {
     void sha1OfWrongLengthFails(int macLength) {
         startBinding();
         writer.putBytes(AttributeType.MESSAGE_INTEGRITY, new byte[macLength]);
-        assertThat(integrity.verify(buffer, 0, StunHeaderFlyweight.HEADER_LENGTH, KEY)).isFalse();
+        assertThat(integrity.verify(buffer, 0, StunHeaderFlyweight.HEADER_LENGTH, KEY))
+                .isFalse();
     }
 
     @Test
     void integrityCoversHeaderWithAdjustedLength() throws Exception {
         startBinding();
-        writer.putBytes(AttributeType.USERNAME, utf8("user")).putMessageIntegrity(KEY).putFingerprint();
+        writer.putBytes(AttributeType.USERNAME, utf8("user"))
+                .putMessageIntegrity(KEY)
+                .putFingerprint();
         byte[] message = new byte[writer.length()];
         buffer.getBytes(0, message);
         // HMAC-SHA1 over header+USERNAME with the length field counting up to the end of MESSAGE-INTEGRITY.
@@ -101,7 +110,9 @@ class MessageIntegrityTest {
     @Test
     void everyByteBeforeIntegrityIsCovered() {
         startBinding();
-        writer.putBytes(AttributeType.USERNAME, utf8("user")).putInt(AttributeType.LIFETIME, 5).putMessageIntegrity(KEY);
+        writer.putBytes(AttributeType.USERNAME, utf8("user"))
+                .putInt(AttributeType.LIFETIME, 5)
+                .putMessageIntegrity(KEY);
         int mi = writer.length() - 24;
         for (int i = 0; i < mi; i++) {
             if (i == 2 || i == 3) {
@@ -142,13 +153,19 @@ class MessageIntegrityTest {
         // HMAC with an empty key is well defined (RFC 2104: zero-padded to the block size), and a
         // short-term password may be empty; verification must answer, not throw.
         startBinding();
-        writer.putBytes(AttributeType.USERNAME, utf8("user")).putMessageIntegrity(new byte[0]).putMessageIntegritySha256(new byte[0]);
+        writer.putBytes(AttributeType.USERNAME, utf8("user"))
+                .putMessageIntegrity(new byte[0])
+                .putMessageIntegritySha256(new byte[0]);
         assertThat(decoder.decode(buffer, 0, writer.length())).isEqualTo(StunMessageDecoder.OK);
-        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), new byte[0])).isTrue();
-        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), new byte[0])).isTrue();
-        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY)).isFalse();
+        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), new byte[0]))
+                .isTrue();
+        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), new byte[0]))
+                .isTrue();
+        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY))
+                .isFalse();
         // Same bytes as a one-byte zero key, which HMAC pads identically.
-        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), new byte[1])).isTrue();
+        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), new byte[1]))
+                .isTrue();
     }
 
     @Test
@@ -156,7 +173,9 @@ class MessageIntegrityTest {
         UnsafeBuffer direct = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(256));
         byte[] other = utf8("another user's key, longer than the 64-byte HMAC block, so it is hashed first");
         writer.start(direct, 8, StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST), 1, 2L)
-                .putBytes(AttributeType.USERNAME, utf8("user")).putMessageIntegrity(KEY).putMessageIntegritySha256(other);
+                .putBytes(AttributeType.USERNAME, utf8("user"))
+                .putMessageIntegrity(KEY)
+                .putMessageIntegritySha256(other);
         assertThat(decoder.decode(direct, 8, writer.length())).isEqualTo(StunMessageDecoder.OK);
         int sha1 = decoder.integrityAttributeOffset();
         int sha256 = decoder.integritySha256AttributeOffset();
@@ -175,18 +194,23 @@ class MessageIntegrityTest {
         MessageIntegrity small = new MessageIntegrity(1500);
         Fingerprint smallFingerprint = new Fingerprint(1500);
         StunMessageWriter bigWriter = new StunMessageWriter(integrity, new Fingerprint(MAX_MESSAGE_BYTES));
-        bigWriter.start(buffer, 0, StunClass.messageType(StunMethod.SEND, StunClass.INDICATION), 1, 2L)
+        bigWriter
+                .start(buffer, 0, StunClass.messageType(StunMethod.SEND, StunClass.INDICATION), 1, 2L)
                 .putBytes(AttributeType.DATA, new byte[4000])
                 .putMessageIntegrity(KEY)
                 .putMessageIntegritySha256(KEY)
                 .putFingerprint();
         assertThat(decoder.decode(buffer, 0, bigWriter.length())).isEqualTo(StunMessageDecoder.OK);
-        assertThat(small.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY)).isTrue();
-        assertThat(small.verify(buffer, 0, decoder.integritySha256AttributeOffset(), KEY)).isTrue();
-        assertThat(small.verify(buffer, 0, decoder.integrityAttributeOffset(), utf8("nope"))).isFalse();
+        assertThat(small.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY))
+                .isTrue();
+        assertThat(small.verify(buffer, 0, decoder.integritySha256AttributeOffset(), KEY))
+                .isTrue();
+        assertThat(small.verify(buffer, 0, decoder.integrityAttributeOffset(), utf8("nope")))
+                .isFalse();
         assertThat(new StunVerifier(smallFingerprint).fingerprintValid(decoder)).isTrue();
         buffer.putByte(100, (byte) 1);
-        assertThat(small.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY)).isFalse();
+        assertThat(small.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY))
+                .isFalse();
         assertThat(new StunVerifier(smallFingerprint).fingerprintValid(decoder)).isFalse();
     }
 
@@ -195,7 +219,12 @@ class MessageIntegrityTest {
         UnsafeBuffer other = new UnsafeBuffer(new byte[MAX_MESSAGE_BYTES]);
         StunMessageWriter small = new StunMessageWriter(new MessageIntegrity(64), new Fingerprint(64));
         for (StunMessageWriter w : new StunMessageWriter[] {writer, small}) {
-            w.start(w == writer ? buffer : other, 0, StunClass.messageType(StunMethod.DATA, StunClass.INDICATION), 3, 4L)
+            w.start(
+                            w == writer ? buffer : other,
+                            0,
+                            StunClass.messageType(StunMethod.DATA, StunClass.INDICATION),
+                            3,
+                            4L)
                     .putBytes(AttributeType.DATA, new byte[3001])
                     .putMessageIntegrity(KEY)
                     .putMessageIntegritySha256(KEY)

@@ -85,6 +85,7 @@ class Rfc5769VectorsTest {
     private static final String USERNAME = "\u30DE\u30C8\u30EA\u30C3\u30AF\u30B9";
     /** The password as given before SASLprep; "TheMatrIX" after it. */
     private static final String RAW_PASSWORD = "The\u00ADM\u00AAtr\u2168";
+
     private static final String REALM = "example.org";
 
     private final MessageIntegrity integrity = new MessageIntegrity(MAX_MESSAGE_BYTES);
@@ -162,14 +163,20 @@ class Rfc5769VectorsTest {
             decode(buffer, SAMPLE_REQUEST.length);
             int mi = decoder.integrityAttributeOffset();
             assertThat(integrity.verify(buffer, 0, mi, SHORT_TERM_PASSWORD)).isTrue();
-            assertThat(integrity.verify(buffer, 0, mi, utf8("VOkJxbRl1RmTxUk/WvJxBT"))).isFalse();
+            assertThat(integrity.verify(buffer, 0, mi, utf8("VOkJxbRl1RmTxUk/WvJxBT")))
+                    .isFalse();
             assertThat(verifier.fingerprintValid(decoder)).isTrue();
         }
 
         @Test
         void reEncodesByteForByteWithRfc5389SpacePadding() {
             UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-            writer.start(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST), TID_HIGH_SHORT, TID_LOW_SHORT)
+            writer.start(
+                            out,
+                            0,
+                            StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST),
+                            TID_HIGH_SHORT,
+                            TID_LOW_SHORT)
                     .putBytes(AttributeType.SOFTWARE, utf8("STUN test client"))
                     .putInt(PRIORITY, 0x6e0001ff)
                     .putBytes(ICE_CONTROLLED, hex("932ff9b151263b36"))
@@ -182,7 +189,12 @@ class Rfc5769VectorsTest {
         @Test
         void zeroPaddedReEncodingDiffersOnlyInPaddingIntegrityAndFingerprint() {
             UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-            writer.start(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST), TID_HIGH_SHORT, TID_LOW_SHORT)
+            writer.start(
+                            out,
+                            0,
+                            StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST),
+                            TID_HIGH_SHORT,
+                            TID_LOW_SHORT)
                     .putBytes(AttributeType.SOFTWARE, utf8("STUN test client"))
                     .putInt(PRIORITY, 0x6e0001ff)
                     .putBytes(ICE_CONTROLLED, hex("932ff9b151263b36"))
@@ -199,7 +211,8 @@ class Rfc5769VectorsTest {
             }
             assertThat(ours[73]).isZero();
             assertThat(decode(out, ours.length)).isEqualTo(StunMessageDecoder.OK);
-            assertThat(integrity.verify(out, 0, decoder.integrityAttributeOffset(), SHORT_TERM_PASSWORD)).isTrue();
+            assertThat(integrity.verify(out, 0, decoder.integrityAttributeOffset(), SHORT_TERM_PASSWORD))
+                    .isTrue();
             assertThat(verifier.fingerprintValid(decoder)).isTrue();
         }
     }
@@ -214,19 +227,32 @@ class Rfc5769VectorsTest {
             assertThat(decoder.messageClass()).isEqualTo(StunClass.SUCCESS_RESPONSE);
             assertThat(decoder.unknownRequiredCount()).isZero();
             assertThat(value(AttributeType.SOFTWARE)).isEqualTo(utf8("test vector"));
-            assertThat(AddressAttribute.decodeXor(buffer, 0, decoder.valueOffset(AttributeType.XOR_MAPPED_ADDRESS),
-                    decoder.valueLength(AttributeType.XOR_MAPPED_ADDRESS), address, scratch16)).isTrue();
+            assertThat(AddressAttribute.decodeXor(
+                            buffer,
+                            0,
+                            decoder.valueOffset(AttributeType.XOR_MAPPED_ADDRESS),
+                            decoder.valueLength(AttributeType.XOR_MAPPED_ADDRESS),
+                            address,
+                            scratch16))
+                    .isTrue();
             assertThat(address).isEqualTo(TransportAddress.parse("192.0.2.1", 32853));
             assertThat(address.ipv4()).isEqualTo(0xC0000201);
-            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), SHORT_TERM_PASSWORD)).isTrue();
-            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), utf8("wrong"))).isFalse();
+            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), SHORT_TERM_PASSWORD))
+                    .isTrue();
+            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), utf8("wrong")))
+                    .isFalse();
             assertThat(verifier.fingerprintValid(decoder)).isTrue();
         }
 
         @Test
         void reEncodesByteForByte() {
             UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-            writer.start(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), TID_HIGH_SHORT, TID_LOW_SHORT);
+            writer.start(
+                    out,
+                    0,
+                    StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE),
+                    TID_HIGH_SHORT,
+                    TID_LOW_SHORT);
             finishSampleResponse(TransportAddress.parse("192.0.2.1", 32853));
             assertThat(toHex(written())).isEqualTo(toHex(SAMPLE_IPV4_RESPONSE));
         }
@@ -236,7 +262,8 @@ class Rfc5769VectorsTest {
             UnsafeBuffer request = bufferOf(SAMPLE_REQUEST);
             decode(request, SAMPLE_REQUEST.length);
             UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-            writer.startResponse(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), decoder.header());
+            writer.startResponse(
+                    out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), decoder.header());
             finishSampleResponse(TransportAddress.parse("192.0.2.1", 32853));
             assertThat(toHex(written())).isEqualTo(toHex(SAMPLE_IPV4_RESPONSE));
         }
@@ -249,22 +276,36 @@ class Rfc5769VectorsTest {
             UnsafeBuffer buffer = bufferOf(SAMPLE_IPV6_RESPONSE);
             assertThat(decode(buffer, SAMPLE_IPV6_RESPONSE.length)).isEqualTo(StunMessageDecoder.OK);
             assertThat(decoder.messageClass()).isEqualTo(StunClass.SUCCESS_RESPONSE);
-            assertThat(decoder.valueLength(AttributeType.XOR_MAPPED_ADDRESS)).isEqualTo(AddressAttribute.IPV6_VALUE_LENGTH);
-            assertThat(AddressAttribute.decodeXor(buffer, 0, decoder.valueOffset(AttributeType.XOR_MAPPED_ADDRESS),
-                    decoder.valueLength(AttributeType.XOR_MAPPED_ADDRESS), address, scratch16)).isTrue();
+            assertThat(decoder.valueLength(AttributeType.XOR_MAPPED_ADDRESS))
+                    .isEqualTo(AddressAttribute.IPV6_VALUE_LENGTH);
+            assertThat(AddressAttribute.decodeXor(
+                            buffer,
+                            0,
+                            decoder.valueOffset(AttributeType.XOR_MAPPED_ADDRESS),
+                            decoder.valueLength(AttributeType.XOR_MAPPED_ADDRESS),
+                            address,
+                            scratch16))
+                    .isTrue();
             assertThat(address.isIpv4()).isFalse();
             assertThat(address.ipv6Bytes()).isEqualTo(hex("20010db8 12345678 00112233 44556677"));
             assertThat(address.port()).isEqualTo(32853);
             assertThat(address).isEqualTo(TransportAddress.parse("2001:db8:1234:5678:11:2233:4455:6677", 32853));
-            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), SHORT_TERM_PASSWORD)).isTrue();
-            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), new byte[] {1})).isFalse();
+            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), SHORT_TERM_PASSWORD))
+                    .isTrue();
+            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), new byte[] {1}))
+                    .isFalse();
             assertThat(verifier.fingerprintValid(decoder)).isTrue();
         }
 
         @Test
         void reEncodesByteForByte() {
             UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-            writer.start(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), TID_HIGH_SHORT, TID_LOW_SHORT);
+            writer.start(
+                    out,
+                    0,
+                    StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE),
+                    TID_HIGH_SHORT,
+                    TID_LOW_SHORT);
             finishSampleResponse(TransportAddress.parse("2001:db8:1234:5678:11:2233:4455:6677", 32853));
             assertThat(toHex(written())).isEqualTo(toHex(SAMPLE_IPV6_RESPONSE));
         }
@@ -274,14 +315,26 @@ class Rfc5769VectorsTest {
             // The IPv6 XOR key is read from the header at the message offset, not at 0.
             UnsafeBuffer out = new UnsafeBuffer(new byte[300]);
             int at = 37;
-            writer.start(out, at, StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE), TID_HIGH_SHORT, TID_LOW_SHORT);
+            writer.start(
+                    out,
+                    at,
+                    StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE),
+                    TID_HIGH_SHORT,
+                    TID_LOW_SHORT);
             finishSampleResponse(TransportAddress.parse("2001:db8:1234:5678:11:2233:4455:6677", 32853));
             assertThat(toHex(written())).isEqualTo(toHex(SAMPLE_IPV6_RESPONSE));
             assertThat(decoder.decode(out, at, writer.length())).isEqualTo(StunMessageDecoder.OK);
-            assertThat(integrity.verify(out, at, decoder.integrityAttributeOffset(), SHORT_TERM_PASSWORD)).isTrue();
+            assertThat(integrity.verify(out, at, decoder.integrityAttributeOffset(), SHORT_TERM_PASSWORD))
+                    .isTrue();
             assertThat(verifier.fingerprintValid(decoder)).isTrue();
-            assertThat(AddressAttribute.decodeXor(out, at, decoder.valueOffset(AttributeType.XOR_MAPPED_ADDRESS),
-                    decoder.valueLength(AttributeType.XOR_MAPPED_ADDRESS), address, scratch16)).isTrue();
+            assertThat(AddressAttribute.decodeXor(
+                            out,
+                            at,
+                            decoder.valueOffset(AttributeType.XOR_MAPPED_ADDRESS),
+                            decoder.valueLength(AttributeType.XOR_MAPPED_ADDRESS),
+                            address,
+                            scratch16))
+                    .isTrue();
             assertThat(address).isEqualTo(TransportAddress.parse("2001:db8:1234:5678:11:2233:4455:6677", 32853));
         }
     }
@@ -312,18 +365,26 @@ class Rfc5769VectorsTest {
 
             byte[] key = MessageIntegrity.longTermKeyMd5(
                     utf8(USERNAME), utf8(REALM), utf8(saslPrepForVectors(RAW_PASSWORD)));
-            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), key)).isTrue();
+            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), key))
+                    .isTrue();
             byte[] unprepped = MessageIntegrity.longTermKeyMd5(utf8(USERNAME), utf8(REALM), utf8(RAW_PASSWORD));
-            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), unprepped)).isFalse();
+            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), unprepped))
+                    .isFalse();
             byte[] shortTerm = utf8("TheMatrIX");
-            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), shortTerm)).isFalse();
+            assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), shortTerm))
+                    .isFalse();
         }
 
         @Test
         void reEncodesByteForByte() {
             byte[] key = MessageIntegrity.longTermKeyMd5(utf8(USERNAME), utf8(REALM), utf8("TheMatrIX"));
             UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-            writer.start(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST), TID_HIGH_LONG, TID_LOW_LONG)
+            writer.start(
+                            out,
+                            0,
+                            StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST),
+                            TID_HIGH_LONG,
+                            TID_LOW_LONG)
                     .putBytes(AttributeType.USERNAME, utf8(USERNAME))
                     .putBytes(AttributeType.NONCE, utf8("f//499k954d6OL34oL9FSTvy64sA"))
                     .putBytes(AttributeType.REALM, utf8(REALM))
@@ -347,7 +408,8 @@ class Rfc5769VectorsTest {
             assertThat(decoder.has(AttributeType.USERNAME)).isFalse();
             assertThat(decoder.integrityAttributeOffset()).isEqualTo(-1);
             assertThat(decoder.integritySha256AttributeOffset()).isEqualTo(128);
-            assertThat(decoder.valueLength(AttributeType.MESSAGE_INTEGRITY_SHA256)).isEqualTo(32);
+            assertThat(decoder.valueLength(AttributeType.MESSAGE_INTEGRITY_SHA256))
+                    .isEqualTo(32);
             assertThat(decoder.unknownRequiredCount()).isZero();
         }
 
@@ -367,7 +429,12 @@ class Rfc5769VectorsTest {
         void reEncodesByteForByte() {
             byte[] key = MessageIntegrity.longTermKeySha256(utf8(USERNAME), utf8(REALM), utf8("TheMatrIX"));
             UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-            writer.start(out, 0, StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST), TID_HIGH_LONG, TID_LOW_LONG)
+            writer.start(
+                            out,
+                            0,
+                            StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST),
+                            TID_HIGH_LONG,
+                            TID_LOW_LONG)
                     .putBytes(AttributeType.USERHASH, MessageIntegrity.userHash(utf8(USERNAME), utf8(REALM)))
                     .putBytes(AttributeType.NONCE, utf8(NONCE))
                     .putBytes(AttributeType.REALM, utf8(REALM))

@@ -6,7 +6,8 @@ import org.junit.jupiter.api.Test;
 
 class StunClassTest {
     private static final int[] CLASSES = {
-        StunClass.REQUEST, StunClass.INDICATION, StunClass.SUCCESS_RESPONSE, StunClass.ERROR_RESPONSE};
+        StunClass.REQUEST, StunClass.INDICATION, StunClass.SUCCESS_RESPONSE, StunClass.ERROR_RESPONSE
+    };
 
     @Test
     void everyMethodAndClassSurvivesInterleaving() {
@@ -23,7 +24,8 @@ class StunClassTest {
     @Test
     void everyMessageTypeSplitsAndJoinsBack() {
         for (int type = 0; type <= 0x3FFF; type++) {
-            assertThat(StunClass.messageType(StunClass.methodOf(type), StunClass.classOf(type))).isEqualTo(type);
+            assertThat(StunClass.messageType(StunClass.methodOf(type), StunClass.classOf(type)))
+                    .isEqualTo(type);
         }
     }
 
@@ -31,16 +33,24 @@ class StunClassTest {
     void knownWireValues() {
         // RFC 8489 §5 and RFC 8656 §17.
         assertThat(StunClass.messageType(StunMethod.BINDING, StunClass.REQUEST)).isEqualTo(0x0001);
-        assertThat(StunClass.messageType(StunMethod.BINDING, StunClass.INDICATION)).isEqualTo(0x0011);
-        assertThat(StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE)).isEqualTo(0x0101);
-        assertThat(StunClass.messageType(StunMethod.BINDING, StunClass.ERROR_RESPONSE)).isEqualTo(0x0111);
-        assertThat(StunClass.messageType(StunMethod.ALLOCATE, StunClass.REQUEST)).isEqualTo(0x0003);
-        assertThat(StunClass.messageType(StunMethod.ALLOCATE, StunClass.ERROR_RESPONSE)).isEqualTo(0x0113);
-        assertThat(StunClass.messageType(StunMethod.REFRESH, StunClass.SUCCESS_RESPONSE)).isEqualTo(0x0104);
+        assertThat(StunClass.messageType(StunMethod.BINDING, StunClass.INDICATION))
+                .isEqualTo(0x0011);
+        assertThat(StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE))
+                .isEqualTo(0x0101);
+        assertThat(StunClass.messageType(StunMethod.BINDING, StunClass.ERROR_RESPONSE))
+                .isEqualTo(0x0111);
+        assertThat(StunClass.messageType(StunMethod.ALLOCATE, StunClass.REQUEST))
+                .isEqualTo(0x0003);
+        assertThat(StunClass.messageType(StunMethod.ALLOCATE, StunClass.ERROR_RESPONSE))
+                .isEqualTo(0x0113);
+        assertThat(StunClass.messageType(StunMethod.REFRESH, StunClass.SUCCESS_RESPONSE))
+                .isEqualTo(0x0104);
         assertThat(StunClass.messageType(StunMethod.SEND, StunClass.INDICATION)).isEqualTo(0x0016);
         assertThat(StunClass.messageType(StunMethod.DATA, StunClass.INDICATION)).isEqualTo(0x0017);
-        assertThat(StunClass.messageType(StunMethod.CREATE_PERMISSION, StunClass.REQUEST)).isEqualTo(0x0008);
-        assertThat(StunClass.messageType(StunMethod.CHANNEL_BIND, StunClass.SUCCESS_RESPONSE)).isEqualTo(0x0109);
+        assertThat(StunClass.messageType(StunMethod.CREATE_PERMISSION, StunClass.REQUEST))
+                .isEqualTo(0x0008);
+        assertThat(StunClass.messageType(StunMethod.CHANNEL_BIND, StunClass.SUCCESS_RESPONSE))
+                .isEqualTo(0x0109);
         // Highest method bits land in 0x3E00, the middle ones in 0x00E0.
         assertThat(StunClass.messageType(0xFFF, StunClass.REQUEST)).isEqualTo(0x3EEF);
         assertThat(StunClass.messageType(0x080, StunClass.REQUEST)).isEqualTo(0x0200);

@@ -30,16 +30,37 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 class StunCodecPropertiesTest {
     private static final int[] ALL_TYPES = {
-        AttributeType.MAPPED_ADDRESS, AttributeType.USERNAME, AttributeType.MESSAGE_INTEGRITY,
-        AttributeType.ERROR_CODE, AttributeType.UNKNOWN_ATTRIBUTES, AttributeType.CHANNEL_NUMBER,
-        AttributeType.LIFETIME, AttributeType.XOR_PEER_ADDRESS, AttributeType.DATA, AttributeType.REALM,
-        AttributeType.NONCE, AttributeType.XOR_RELAYED_ADDRESS, AttributeType.REQUESTED_ADDRESS_FAMILY,
-        AttributeType.EVEN_PORT, AttributeType.REQUESTED_TRANSPORT, AttributeType.DONT_FRAGMENT,
-        AttributeType.MESSAGE_INTEGRITY_SHA256, AttributeType.PASSWORD_ALGORITHM, AttributeType.USERHASH,
-        AttributeType.XOR_MAPPED_ADDRESS, AttributeType.RESERVATION_TOKEN, AttributeType.PASSWORD_ALGORITHMS,
-        AttributeType.ALTERNATE_DOMAIN, AttributeType.SOFTWARE, AttributeType.ALTERNATE_SERVER,
-        AttributeType.FINGERPRINT, AttributeType.ADDITIONAL_ADDRESS_FAMILY, AttributeType.ADDRESS_ERROR_CODE,
-        AttributeType.ICMP, AttributeType.RESPONSE_ORIGIN, AttributeType.OTHER_ADDRESS,
+        AttributeType.MAPPED_ADDRESS,
+        AttributeType.USERNAME,
+        AttributeType.MESSAGE_INTEGRITY,
+        AttributeType.ERROR_CODE,
+        AttributeType.UNKNOWN_ATTRIBUTES,
+        AttributeType.CHANNEL_NUMBER,
+        AttributeType.LIFETIME,
+        AttributeType.XOR_PEER_ADDRESS,
+        AttributeType.DATA,
+        AttributeType.REALM,
+        AttributeType.NONCE,
+        AttributeType.XOR_RELAYED_ADDRESS,
+        AttributeType.REQUESTED_ADDRESS_FAMILY,
+        AttributeType.EVEN_PORT,
+        AttributeType.REQUESTED_TRANSPORT,
+        AttributeType.DONT_FRAGMENT,
+        AttributeType.MESSAGE_INTEGRITY_SHA256,
+        AttributeType.PASSWORD_ALGORITHM,
+        AttributeType.USERHASH,
+        AttributeType.XOR_MAPPED_ADDRESS,
+        AttributeType.RESERVATION_TOKEN,
+        AttributeType.PASSWORD_ALGORITHMS,
+        AttributeType.ALTERNATE_DOMAIN,
+        AttributeType.SOFTWARE,
+        AttributeType.ALTERNATE_SERVER,
+        AttributeType.FINGERPRINT,
+        AttributeType.ADDITIONAL_ADDRESS_FAMILY,
+        AttributeType.ADDRESS_ERROR_CODE,
+        AttributeType.ICMP,
+        AttributeType.RESPONSE_ORIGIN,
+        AttributeType.OTHER_ADDRESS,
     };
     private static final int[] ADDRESS_TYPES = {
         AttributeType.MAPPED_ADDRESS, AttributeType.XOR_PEER_ADDRESS, AttributeType.XOR_RELAYED_ADDRESS,
@@ -48,14 +69,29 @@ class StunCodecPropertiesTest {
     };
     /** Types the round trip writes as plain values; each at most once so that first-wins is moot. */
     private static final int[] VALUE_TYPES = {
-        AttributeType.USERNAME, AttributeType.ERROR_CODE, AttributeType.UNKNOWN_ATTRIBUTES,
-        AttributeType.CHANNEL_NUMBER, AttributeType.LIFETIME, AttributeType.DATA, AttributeType.REALM,
-        AttributeType.NONCE, AttributeType.REQUESTED_ADDRESS_FAMILY, AttributeType.EVEN_PORT,
-        AttributeType.REQUESTED_TRANSPORT, AttributeType.DONT_FRAGMENT, AttributeType.PASSWORD_ALGORITHM,
-        AttributeType.USERHASH, AttributeType.RESERVATION_TOKEN, AttributeType.PASSWORD_ALGORITHMS,
-        AttributeType.ALTERNATE_DOMAIN, AttributeType.SOFTWARE, AttributeType.ADDITIONAL_ADDRESS_FAMILY,
-        AttributeType.ADDRESS_ERROR_CODE, AttributeType.ICMP,
+        AttributeType.USERNAME,
+        AttributeType.ERROR_CODE,
+        AttributeType.UNKNOWN_ATTRIBUTES,
+        AttributeType.CHANNEL_NUMBER,
+        AttributeType.LIFETIME,
+        AttributeType.DATA,
+        AttributeType.REALM,
+        AttributeType.NONCE,
+        AttributeType.REQUESTED_ADDRESS_FAMILY,
+        AttributeType.EVEN_PORT,
+        AttributeType.REQUESTED_TRANSPORT,
+        AttributeType.DONT_FRAGMENT,
+        AttributeType.PASSWORD_ALGORITHM,
+        AttributeType.USERHASH,
+        AttributeType.RESERVATION_TOKEN,
+        AttributeType.PASSWORD_ALGORITHMS,
+        AttributeType.ALTERNATE_DOMAIN,
+        AttributeType.SOFTWARE,
+        AttributeType.ADDITIONAL_ADDRESS_FAMILY,
+        AttributeType.ADDRESS_ERROR_CODE,
+        AttributeType.ICMP,
     };
+
     private static final int[] XOR_TYPES = {
         AttributeType.XOR_MAPPED_ADDRESS, AttributeType.XOR_RELAYED_ADDRESS, AttributeType.XOR_PEER_ADDRESS,
     };
@@ -66,6 +102,7 @@ class StunCodecPropertiesTest {
     private final StunMessageDecoder decoder = new StunMessageDecoder();
     /** Deliberately small: verification must cope with messages longer than its scratch. */
     private final MessageIntegrity smallIntegrity = new MessageIntegrity(64);
+
     private final StunVerifier verifier = new StunVerifier(new Fingerprint(64));
     private final TransportAddress address = new TransportAddress();
     private final byte[] scratch16 = new byte[16];
@@ -124,7 +161,11 @@ class StunCodecPropertiesTest {
 
         int result = decoder.decode(buffer, offset, length);
         assertThat(result).isIn(StunMessageDecoder.OK, StunMessageDecoder.NOT_STUN, StunMessageDecoder.MALFORMED);
-        Statistics.label("decode").collect(result == StunMessageDecoder.OK ? "OK" : result == StunMessageDecoder.NOT_STUN ? "NOT_STUN" : "MALFORMED");
+        Statistics.label("decode")
+                .collect(
+                        result == StunMessageDecoder.OK
+                                ? "OK"
+                                : result == StunMessageDecoder.NOT_STUN ? "NOT_STUN" : "MALFORMED");
         if (result != StunMessageDecoder.OK) {
             return;
         }
@@ -137,14 +178,17 @@ class StunCodecPropertiesTest {
         }
         for (int type : ADDRESS_TYPES) {
             if (decoder.has(type)) {
-                AddressAttribute.decodeXor(buffer, offset, decoder.valueOffset(type), decoder.valueLength(type), address, scratch16);
-                AddressAttribute.decodePlain(buffer, decoder.valueOffset(type), decoder.valueLength(type), address, scratch16);
+                AddressAttribute.decodeXor(
+                        buffer, offset, decoder.valueOffset(type), decoder.valueLength(type), address, scratch16);
+                AddressAttribute.decodePlain(
+                        buffer, decoder.valueOffset(type), decoder.valueLength(type), address, scratch16);
             }
         }
         int peers = Math.min(decoder.peerAddressCount(), StunMessageDecoder.MAX_PEER_ADDRESSES);
         for (int i = 0; i < peers; i++) {
             assertInside(decoder.peerAddressOffset(i), decoder.peerAddressLength(i), bodyStart, end);
-            AddressAttribute.decodeXor(buffer, offset, decoder.peerAddressOffset(i), decoder.peerAddressLength(i), address, scratch16);
+            AddressAttribute.decodeXor(
+                    buffer, offset, decoder.peerAddressOffset(i), decoder.peerAddressLength(i), address, scratch16);
         }
         assertThat(decoder.unknownRequiredCount()).isBetween(0, StunMessageDecoder.MAX_UNKNOWN);
         Set<Integer> unknown = new HashSet<>();
@@ -154,14 +198,18 @@ class StunCodecPropertiesTest {
             assertThat(unknown.add(type)).as("duplicate unknown 0x%04x", type).isTrue();
         }
         for (int attributeOffset : new int[] {
-            decoder.integrityAttributeOffset(), decoder.integritySha256AttributeOffset(), decoder.fingerprintAttributeOffset()}) {
+            decoder.integrityAttributeOffset(),
+            decoder.integritySha256AttributeOffset(),
+            decoder.fingerprintAttributeOffset()
+        }) {
             if (attributeOffset >= 0) {
                 int valueLength = buffer.getShort(attributeOffset + 2, ByteOrder.BIG_ENDIAN) & 0xFFFF;
                 assertInside(attributeOffset, 4 + valueLength, bodyStart, end);
             }
         }
         if (decoder.fingerprintAttributeOffset() >= 0) {
-            int fingerprintEnd = decoder.fingerprintAttributeOffset() + 4
+            int fingerprintEnd = decoder.fingerprintAttributeOffset()
+                    + 4
                     + ((decoder.valueLength(AttributeType.FINGERPRINT) + 3) & ~3);
             assertThat(fingerprintEnd).as("FINGERPRINT is last").isEqualTo(end);
         }
@@ -224,14 +272,19 @@ class StunCodecPropertiesTest {
 
     private byte[] validMessage(Random random) {
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
-        writer.start(buffer, 0, StunClass.messageType(random.nextInt(0x1000), StunClass.ERROR_RESPONSE & (random.nextInt() << 4)),
-                random.nextInt(), random.nextLong());
+        writer.start(
+                buffer,
+                0,
+                StunClass.messageType(random.nextInt(0x1000), StunClass.ERROR_RESPONSE & (random.nextInt() << 4)),
+                random.nextInt(),
+                random.nextLong());
         int attributes = random.nextInt(12);
         for (int i = 0; i < attributes; i++) {
             switch (random.nextInt(6)) {
                 case 0 -> writer.putXorAddress(XOR_TYPES[random.nextInt(XOR_TYPES.length)], randomAddress(random));
                 case 1 -> writer.putErrorCode(300 + random.nextInt(300));
-                case 2 -> writer.putUnknownAttributes(new int[] {random.nextInt(0x8000), 0x7FFF}, 1 + random.nextInt(2));
+                case 2 ->
+                    writer.putUnknownAttributes(new int[] {random.nextInt(0x8000), 0x7FFF}, 1 + random.nextInt(2));
                 case 3 -> writer.putInt(VALUE_TYPES[random.nextInt(VALUE_TYPES.length)], random.nextInt());
                 case 4 -> writer.putInt(random.nextInt(0x10000), random.nextInt());
                 default -> writer.putBytes(VALUE_TYPES[random.nextInt(VALUE_TYPES.length)], randomBytes(random, 50));
@@ -261,7 +314,9 @@ class StunCodecPropertiesTest {
             case 1 -> out = Arrays.copyOf(out, random.nextInt(out.length));
             case 2 -> {
                 if (out.length >= 4) {
-                    int bodyLength = random.nextBoolean() ? random.nextInt(0x10000) : out.length - 20 + 4 * (random.nextInt(5) - 2);
+                    int bodyLength = random.nextBoolean()
+                            ? random.nextInt(0x10000)
+                            : out.length - 20 + 4 * (random.nextInt(5) - 2);
                     out[2] = (byte) (bodyLength >>> 8);
                     out[3] = (byte) bodyLength;
                 }
@@ -301,11 +356,11 @@ class StunCodecPropertiesTest {
 
     // ---------------------------------------------------------------- round trip
 
-    private record Written(int type, byte[] value, TransportAddress address) {
-    }
+    private record Written(int type, byte[] value, TransportAddress address) {}
 
     @Property(tries = 1000)
-    void randomAttributeSetsRoundTrip(@ForAll long seed, @ForAll boolean withIntegrity, @ForAll boolean withFingerprint) {
+    void randomAttributeSetsRoundTrip(
+            @ForAll long seed, @ForAll boolean withIntegrity, @ForAll boolean withFingerprint) {
         Random random = new Random(seed);
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[8192]);
         int messageOffset = random.nextInt(16);
@@ -362,8 +417,14 @@ class StunCodecPropertiesTest {
         for (Written w : expected) {
             assertThat(decoder.has(w.type())).isTrue();
             if (w.address() != null) {
-                assertThat(AddressAttribute.decodeXor(buffer, messageOffset, decoder.valueOffset(w.type()),
-                        decoder.valueLength(w.type()), address, scratch16)).isTrue();
+                assertThat(AddressAttribute.decodeXor(
+                                buffer,
+                                messageOffset,
+                                decoder.valueOffset(w.type()),
+                                decoder.valueLength(w.type()),
+                                address,
+                                scratch16))
+                        .isTrue();
                 assertThat(address).isEqualTo(w.address());
             } else {
                 byte[] actual = new byte[decoder.valueLength(w.type())];
@@ -373,13 +434,21 @@ class StunCodecPropertiesTest {
         }
         assertThat(decoder.peerAddressCount()).isEqualTo(peers.size());
         for (int i = 0; i < peers.size(); i++) {
-            assertThat(AddressAttribute.decodeXor(buffer, messageOffset, decoder.peerAddressOffset(i),
-                    decoder.peerAddressLength(i), address, scratch16)).isTrue();
+            assertThat(AddressAttribute.decodeXor(
+                            buffer,
+                            messageOffset,
+                            decoder.peerAddressOffset(i),
+                            decoder.peerAddressLength(i),
+                            address,
+                            scratch16))
+                    .isTrue();
             assertThat(address).isEqualTo(peers.get(i));
         }
         if (withIntegrity) {
-            assertThat(smallIntegrity.verify(buffer, messageOffset, decoder.integrityAttributeOffset(), KEY)).isTrue();
-            assertThat(smallIntegrity.verify(buffer, messageOffset, decoder.integritySha256AttributeOffset(), KEY)).isTrue();
+            assertThat(smallIntegrity.verify(buffer, messageOffset, decoder.integrityAttributeOffset(), KEY))
+                    .isTrue();
+            assertThat(smallIntegrity.verify(buffer, messageOffset, decoder.integritySha256AttributeOffset(), KEY))
+                    .isTrue();
         } else {
             assertThat(decoder.integrityAttributeOffset()).isEqualTo(-1);
         }

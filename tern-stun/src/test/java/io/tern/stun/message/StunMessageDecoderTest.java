@@ -143,7 +143,9 @@ class StunMessageDecoderTest {
             }
             buffer.putByte(i, (byte) (buffer.getByte(i) ^ 0x01));
             if (decode() == StunMessageDecoder.OK) {
-                assertThat(verifier.fingerprintValid(decoder)).as("flip at %d", i).isFalse();
+                assertThat(verifier.fingerprintValid(decoder))
+                        .as("flip at %d", i)
+                        .isFalse();
             }
             buffer.putByte(i, (byte) (buffer.getByte(i) ^ 0x01));
         }
@@ -186,8 +188,10 @@ class StunMessageDecoderTest {
         assertThat(decoder.integrityAttributeOffset()).isEqualTo(32);
         assertThat(decoder.integritySha256AttributeOffset()).isPositive();
         assertThat(decoder.fingerprintAttributeOffset()).isEqualTo(writer.length() - 8);
-        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY)).isTrue();
-        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), KEY)).isTrue();
+        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY))
+                .isTrue();
+        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), KEY))
+                .isTrue();
         assertThat(verifier.fingerprintValid(decoder)).isTrue();
     }
 
@@ -211,7 +215,11 @@ class StunMessageDecoderTest {
 
     @Test
     void unknownComprehensionRequiredAttributesAreCollectedOnceEach() {
-        writer.putInt(0x7001, 0).putInt(0x0030, 0).putInt(0x7001, 0).putInt(0x0030, 0).putInt(0x0031, 0);
+        writer.putInt(0x7001, 0)
+                .putInt(0x0030, 0)
+                .putInt(0x7001, 0)
+                .putInt(0x0030, 0)
+                .putInt(0x0031, 0);
         assertThat(decode()).isEqualTo(StunMessageDecoder.OK);
         assertThat(decoder.unknownRequiredCount()).isEqualTo(3);
         assertThat(decoder.unknownRequiredType(0)).isEqualTo(0x7001);
@@ -252,17 +260,20 @@ class StunMessageDecoderTest {
         assertThat(decoder.peerAddressCount()).isEqualTo(total);
         TransportAddress out = new TransportAddress();
         for (int i = 0; i < StunMessageDecoder.MAX_PEER_ADDRESSES; i++) {
-            assertThat(io.tern.stun.attribute.AddressAttribute.decodeXor(buffer, 0, decoder.peerAddressOffset(i),
-                    decoder.peerAddressLength(i), out, new byte[16])).isTrue();
+            assertThat(io.tern.stun.attribute.AddressAttribute.decodeXor(
+                            buffer, 0, decoder.peerAddressOffset(i), decoder.peerAddressLength(i), out, new byte[16]))
+                    .isTrue();
             assertThat(out).isEqualTo(TransportAddress.parse("10.0.0." + i, 1000 + i));
         }
     }
 
     @Test
     void decoderResetsBetweenMessages() {
-        writer.putInt(AttributeType.LIFETIME, 1).putInt(0x7001, 0)
+        writer.putInt(AttributeType.LIFETIME, 1)
+                .putInt(0x7001, 0)
                 .putXorAddress(AttributeType.XOR_PEER_ADDRESS, TransportAddress.parse("10.0.0.1", 1))
-                .putMessageIntegrity(KEY).putFingerprint();
+                .putMessageIntegrity(KEY)
+                .putFingerprint();
         assertThat(decode()).isEqualTo(StunMessageDecoder.OK);
         UnsafeBuffer other = bufferOf(hex("00010000 2112a442 000000000000000000000000"));
         assertThat(decoder.decode(other, 0, 20)).isEqualTo(StunMessageDecoder.OK);
@@ -278,12 +289,15 @@ class StunMessageDecoderTest {
         UnsafeBuffer big = new UnsafeBuffer(new byte[512]);
         big.setMemory(0, 512, (byte) 0x5A);
         writer.start(big, 101, StunClass.messageType(StunMethod.REFRESH, StunClass.REQUEST), 7, 8L)
-                .putInt(AttributeType.LIFETIME, 0).putMessageIntegrity(KEY).putFingerprint();
+                .putInt(AttributeType.LIFETIME, 0)
+                .putMessageIntegrity(KEY)
+                .putFingerprint();
         assertThat(decoder.decode(big, 101, writer.length())).isEqualTo(StunMessageDecoder.OK);
         assertThat(decoder.offset()).isEqualTo(101);
         assertThat(decoder.method()).isEqualTo(StunMethod.REFRESH);
         assertThat(decoder.intValue(AttributeType.LIFETIME, -1)).isZero();
-        assertThat(integrity.verify(big, 101, decoder.integrityAttributeOffset(), KEY)).isTrue();
+        assertThat(integrity.verify(big, 101, decoder.integrityAttributeOffset(), KEY))
+                .isTrue();
         assertThat(verifier.fingerprintValid(decoder)).isTrue();
     }
 }

@@ -58,8 +58,9 @@ class StunMessageRoundTripTest {
     }
 
     private TransportAddress xorAddress(int type) {
-        assertThat(AddressAttribute.decodeXor(buffer, 0, decoder.valueOffset(type), decoder.valueLength(type),
-                address, scratch16)).isTrue();
+        assertThat(AddressAttribute.decodeXor(
+                        buffer, 0, decoder.valueOffset(type), decoder.valueLength(type), address, scratch16))
+                .isTrue();
         return address;
     }
 
@@ -71,8 +72,17 @@ class StunMessageRoundTripTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"192.0.2.1", "0.0.0.0", "255.255.255.255", "10.0.0.1",
-        "2001:db8::1", "::1", "fe80::1234:5678:9abc:def0", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"})
+    @ValueSource(
+            strings = {
+                "192.0.2.1",
+                "0.0.0.0",
+                "255.255.255.255",
+                "10.0.0.1",
+                "2001:db8::1",
+                "::1",
+                "fe80::1234:5678:9abc:def0",
+                "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"
+            })
     void xorAddresses(String host) {
         TransportAddress mapped = TransportAddress.parse(host, 3478);
         TransportAddress relayed = TransportAddress.parse(host, 0);
@@ -89,8 +99,13 @@ class StunMessageRoundTripTest {
         assertThat(xorAddress(AttributeType.XOR_PEER_ADDRESS)).isEqualTo(peer);
         assertThat(decoder.peerAddressCount()).isEqualTo(1);
         assertThat(decoder.peerAddressOffset(0)).isEqualTo(decoder.valueOffset(AttributeType.XOR_PEER_ADDRESS));
-        assertThat(AddressAttribute.decodePlain(buffer, decoder.valueOffset(AttributeType.MAPPED_ADDRESS),
-                decoder.valueLength(AttributeType.MAPPED_ADDRESS), address, scratch16)).isTrue();
+        assertThat(AddressAttribute.decodePlain(
+                        buffer,
+                        decoder.valueOffset(AttributeType.MAPPED_ADDRESS),
+                        decoder.valueLength(AttributeType.MAPPED_ADDRESS),
+                        address,
+                        scratch16))
+                .isTrue();
         assertThat(address).isEqualTo(mapped);
     }
 
@@ -114,10 +129,16 @@ class StunMessageRoundTripTest {
                 .putBytes(AttributeType.XOR_RELAYED_ADDRESS, hex("0002a147e112a643"))
                 .putBytes(AttributeType.MAPPED_ADDRESS, hex("000180"));
         decodeOk();
-        for (int type : new int[] {AttributeType.XOR_PEER_ADDRESS, AttributeType.XOR_MAPPED_ADDRESS,
-            AttributeType.XOR_RELAYED_ADDRESS, AttributeType.MAPPED_ADDRESS}) {
-            assertThat(AddressAttribute.decodeXor(buffer, 0, decoder.valueOffset(type), decoder.valueLength(type),
-                    address, scratch16)).as("type 0x%04x", type).isFalse();
+        for (int type : new int[] {
+            AttributeType.XOR_PEER_ADDRESS,
+            AttributeType.XOR_MAPPED_ADDRESS,
+            AttributeType.XOR_RELAYED_ADDRESS,
+            AttributeType.MAPPED_ADDRESS
+        }) {
+            assertThat(AddressAttribute.decodeXor(
+                            buffer, 0, decoder.valueOffset(type), decoder.valueLength(type), address, scratch16))
+                    .as("type 0x%04x", type)
+                    .isFalse();
         }
     }
 
@@ -144,10 +165,14 @@ class StunMessageRoundTripTest {
 
     @Test
     void errorReasonPhrasesMatchRfcs() {
-        assertThat(new String(ErrorCode.reason(ErrorCode.UNAUTHENTICATED), StandardCharsets.UTF_8)).isEqualTo("Unauthenticated");
-        assertThat(new String(ErrorCode.reason(ErrorCode.STALE_NONCE), StandardCharsets.UTF_8)).isEqualTo("Stale Nonce");
-        assertThat(new String(ErrorCode.reason(ErrorCode.ALLOCATION_MISMATCH), StandardCharsets.UTF_8)).isEqualTo("Allocation Mismatch");
-        assertThat(new String(ErrorCode.reason(ErrorCode.INSUFFICIENT_CAPACITY), StandardCharsets.UTF_8)).isEqualTo("Insufficient Capacity");
+        assertThat(new String(ErrorCode.reason(ErrorCode.UNAUTHENTICATED), StandardCharsets.UTF_8))
+                .isEqualTo("Unauthenticated");
+        assertThat(new String(ErrorCode.reason(ErrorCode.STALE_NONCE), StandardCharsets.UTF_8))
+                .isEqualTo("Stale Nonce");
+        assertThat(new String(ErrorCode.reason(ErrorCode.ALLOCATION_MISMATCH), StandardCharsets.UTF_8))
+                .isEqualTo("Allocation Mismatch");
+        assertThat(new String(ErrorCode.reason(ErrorCode.INSUFFICIENT_CAPACITY), StandardCharsets.UTF_8))
+                .isEqualTo("Insufficient Capacity");
     }
 
     @ParameterizedTest
@@ -162,7 +187,8 @@ class StunMessageRoundTripTest {
         assertThat(decoder.valueLength(AttributeType.UNKNOWN_ATTRIBUTES)).isEqualTo(2 * count);
         int offset = decoder.valueOffset(AttributeType.UNKNOWN_ATTRIBUTES);
         for (int i = 0; i < count; i++) {
-            assertThat(buffer.getShort(offset + 2 * i, ByteOrder.BIG_ENDIAN) & 0xFFFF).isEqualTo(types[i]);
+            assertThat(buffer.getShort(offset + 2 * i, ByteOrder.BIG_ENDIAN) & 0xFFFF)
+                    .isEqualTo(types[i]);
         }
     }
 
@@ -174,9 +200,11 @@ class StunMessageRoundTripTest {
                 .putInt(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x02 << 24);
         decodeOk();
         assertThat(decoder.intValue(AttributeType.LIFETIME, -1)).isEqualTo(600);
-        assertThat(decoder.intValue(AttributeType.REQUESTED_TRANSPORT, -1) >>> 24).isEqualTo(17);
+        assertThat(decoder.intValue(AttributeType.REQUESTED_TRANSPORT, -1) >>> 24)
+                .isEqualTo(17);
         assertThat(decoder.intValue(AttributeType.CHANNEL_NUMBER, -1) >>> 16).isEqualTo(0x4001);
-        assertThat(decoder.intValue(AttributeType.REQUESTED_ADDRESS_FAMILY, -1) >>> 24).isEqualTo(2);
+        assertThat(decoder.intValue(AttributeType.REQUESTED_ADDRESS_FAMILY, -1) >>> 24)
+                .isEqualTo(2);
         assertThat(decoder.intValue(AttributeType.SOFTWARE, -7)).isEqualTo(-7);
     }
 
@@ -197,8 +225,10 @@ class StunMessageRoundTripTest {
         decodeOk();
         assertThat(value(AttributeType.EVEN_PORT)).containsExactly((byte) 0x80);
         // One byte of value, three of zero padding.
-        assertThat(buffer.getByte(decoder.valueOffset(AttributeType.EVEN_PORT) + 1)).isZero();
-        assertThat(buffer.getByte(decoder.valueOffset(AttributeType.EVEN_PORT) + 3)).isZero();
+        assertThat(buffer.getByte(decoder.valueOffset(AttributeType.EVEN_PORT) + 1))
+                .isZero();
+        assertThat(buffer.getByte(decoder.valueOffset(AttributeType.EVEN_PORT) + 3))
+                .isZero();
         assertThat(value(AttributeType.RESERVATION_TOKEN)).isEqualTo(token);
         assertThat(decoder.has(AttributeType.DONT_FRAGMENT)).isTrue();
         assertThat(decoder.valueLength(AttributeType.DONT_FRAGMENT)).isZero();
@@ -216,7 +246,8 @@ class StunMessageRoundTripTest {
         assertThat(value(AttributeType.DATA)).isEqualTo(data);
         assertThat(decoder.intValue(AttributeType.LIFETIME, -1)).isEqualTo(1);
         for (int i = length; i < ((length + 3) & ~3); i++) {
-            assertThat(buffer.getByte(decoder.valueOffset(AttributeType.DATA) + i)).isZero();
+            assertThat(buffer.getByte(decoder.valueOffset(AttributeType.DATA) + i))
+                    .isZero();
         }
     }
 
@@ -252,11 +283,16 @@ class StunMessageRoundTripTest {
                 .putFingerprint();
         decodeOk();
         assertThat(decoder.valueLength(AttributeType.MESSAGE_INTEGRITY)).isEqualTo(MessageIntegrity.SHA1_LENGTH);
-        assertThat(decoder.valueLength(AttributeType.MESSAGE_INTEGRITY_SHA256)).isEqualTo(MessageIntegrity.SHA256_LENGTH);
-        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY)).isTrue();
-        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), KEY)).isTrue();
-        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), utf8("Secret"))).isFalse();
-        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), utf8("Secret"))).isFalse();
+        assertThat(decoder.valueLength(AttributeType.MESSAGE_INTEGRITY_SHA256))
+                .isEqualTo(MessageIntegrity.SHA256_LENGTH);
+        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY))
+                .isTrue();
+        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), KEY))
+                .isTrue();
+        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), utf8("Secret")))
+                .isFalse();
+        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), utf8("Secret")))
+                .isFalse();
         assertThat(verifier.fingerprintValid(decoder)).isTrue();
         assertThat(decoder.fingerprintAttributeOffset()).isEqualTo(writer.length() - 8);
     }
@@ -266,7 +302,8 @@ class StunMessageRoundTripTest {
         writer.putBytes(AttributeType.USERNAME, utf8("bob")).putMessageIntegritySha256(KEY);
         decodeOk();
         assertThat(decoder.integrityAttributeOffset()).isEqualTo(-1);
-        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), KEY)).isTrue();
+        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), KEY))
+                .isTrue();
         assertThat(verifier.fingerprintValid(decoder)).isTrue();
     }
 
@@ -300,11 +337,14 @@ class StunMessageRoundTripTest {
         assertThat(xorAddress(AttributeType.XOR_MAPPED_ADDRESS)).isEqualTo(v4);
         assertThat(xorAddress(AttributeType.XOR_RELAYED_ADDRESS)).isEqualTo(v6);
         assertThat(decoder.peerAddressCount()).isEqualTo(2);
-        assertThat(AddressAttribute.decodeXor(buffer, 0, decoder.peerAddressOffset(1), decoder.peerAddressLength(1),
-                address, scratch16)).isTrue();
+        assertThat(AddressAttribute.decodeXor(
+                        buffer, 0, decoder.peerAddressOffset(1), decoder.peerAddressLength(1), address, scratch16))
+                .isTrue();
         assertThat(address).isEqualTo(v4);
-        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY)).isTrue();
-        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), KEY)).isTrue();
+        assertThat(integrity.verify(buffer, 0, decoder.integrityAttributeOffset(), KEY))
+                .isTrue();
+        assertThat(integrity.verify(buffer, 0, decoder.integritySha256AttributeOffset(), KEY))
+                .isTrue();
         assertThat(verifier.fingerprintValid(decoder)).isTrue();
     }
 }

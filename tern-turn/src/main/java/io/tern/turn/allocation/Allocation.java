@@ -34,8 +34,13 @@ public final class Allocation extends Expiring {
     private final Map<TransportAddress, ChannelBinding> channelsByPeerV6 = new HashMap<>();
     private final TransportAddress probe = new TransportAddress();
 
-    public Allocation(int listenerId, long connectionId, TransportAddress client, TransportProtocol protocol,
-                      Credential credential, long clientKey) {
+    public Allocation(
+            int listenerId,
+            long connectionId,
+            TransportAddress client,
+            TransportProtocol protocol,
+            Credential credential,
+            long clientKey) {
         this.listenerId = listenerId;
         this.connectionId = connectionId;
         this.client = client.copy();

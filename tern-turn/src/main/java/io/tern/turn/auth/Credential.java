@@ -10,5 +10,4 @@ package io.tern.turn.auth;
  * @param keySha256   SHA-256(username:realm:password), or null when only the MD5 key is known
  *                    (coturn's {@code user=name:0x<key>} form)
  */
-public record Credential(String username, String user, byte[] keyMd5, byte[] keySha256) {
-}
+public record Credential(String username, String user, byte[] keyMd5, byte[] keySha256) {}

@@ -34,8 +34,12 @@ public final class CredentialStore {
      */
     private final ConcurrentHashMap<String, List<Credential>> restCredentials = new ConcurrentHashMap<>();
 
-    private CredentialStore(byte[] realm, Map<String, Credential> staticUsers, Map<String, String> userByHash,
-                            List<byte[]> secrets, char separator) {
+    private CredentialStore(
+            byte[] realm,
+            Map<String, Credential> staticUsers,
+            Map<String, String> userByHash,
+            List<byte[]> secrets,
+            char separator) {
         this.realm = realm;
         this.staticUsers = staticUsers;
         this.userByHash = userByHash;
@@ -65,7 +69,10 @@ public final class CredentialStore {
                 credential = new Credential(name, name, HexFormat.of().parseHex(secret.substring(2)), null);
             } else {
                 byte[] password = secret.getBytes(StandardCharsets.UTF_8);
-                credential = new Credential(name, name, MessageIntegrity.longTermKeyMd5(nameBytes, realmBytes, password),
+                credential = new Credential(
+                        name,
+                        name,
+                        MessageIntegrity.longTermKeyMd5(nameBytes, realmBytes, password),
                         MessageIntegrity.longTermKeySha256(nameBytes, realmBytes, password));
             }
             users.put(name, credential);
@@ -75,7 +82,8 @@ public final class CredentialStore {
         for (String secret : secrets) {
             secretBytes.add(secret.getBytes(StandardCharsets.UTF_8));
         }
-        return new CredentialStore(realmBytes, Map.copyOf(users), Map.copyOf(byHash), List.copyOf(secretBytes), separator);
+        return new CredentialStore(
+                realmBytes, Map.copyOf(users), Map.copyOf(byHash), List.copyOf(secretBytes), separator);
     }
 
     public byte[] realm() {
@@ -128,7 +136,10 @@ public final class CredentialStore {
         List<Credential> candidates = new ArrayList<>(secrets.size());
         for (byte[] secret : secrets) {
             byte[] password = restPassword(secret, nameBytes).getBytes(StandardCharsets.UTF_8);
-            candidates.add(new Credential(username, restUser, MessageIntegrity.longTermKeyMd5(nameBytes, realm, password),
+            candidates.add(new Credential(
+                    username,
+                    restUser,
+                    MessageIntegrity.longTermKeyMd5(nameBytes, realm, password),
                     MessageIntegrity.longTermKeySha256(nameBytes, realm, password)));
         }
         candidates = List.copyOf(candidates);

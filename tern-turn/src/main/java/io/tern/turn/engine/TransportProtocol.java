@@ -2,5 +2,7 @@ package io.tern.turn.engine;
 
 /** The client-facing transport of a listener; peers are always reached over UDP. */
 public enum TransportProtocol {
-    UDP, TCP, TLS
+    UDP,
+    TCP,
+    TLS
 }

@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DeadlineTimerWheel;
-import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -47,6 +46,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class TurnEngine {
     /** Bytes of headroom callers of {@link #onPeerPacket} must leave before the data, for a ChannelData header. */
     public static final int PEER_PACKET_HEADROOM = ChannelDataFlyweight.HEADER_LENGTH;
+
     public static final int MAX_MESSAGE_BYTES = 65535 + StunHeaderFlyweight.HEADER_LENGTH;
 
     private static final ByteOrder ORDER = ByteOrder.BIG_ENDIAN;
@@ -59,6 +59,7 @@ public final class TurnEngine {
     private static final int MAX_TICKS_PER_TIMEOUT = 1 << 20;
     /** Largest peer datagram that fits a Data indication: 16-bit body length less XOR-PEER-ADDRESS (v6), DATA and FINGERPRINT headers. */
     private static final int MAX_DATA_INDICATION_PAYLOAD_BYTES = 65535 - 24 - 4 - 8 - 3;
+
     private static final byte[] PASSWORD_ALGORITHMS_VALUE = {0, ALGORITHM_SHA256, 0, 0, 0, ALGORITHM_MD5, 0, 0};
 
     private final TurnEngineConfig config;
@@ -100,7 +101,8 @@ public final class TurnEngine {
     private Credential requestCredential;
     private long nowNs;
 
-    public TurnEngine(TurnEngineConfig config, TurnShared shared, RelaySockets relaySockets, TurnEngineSink sink, long nowNs) {
+    public TurnEngine(
+            TurnEngineConfig config, TurnShared shared, RelaySockets relaySockets, TurnEngineSink sink, long nowNs) {
         this.config = config;
         this.shared = shared;
         this.relaySockets = relaySockets;
@@ -109,8 +111,8 @@ public final class TurnEngine {
         int features = NonceService.FEATURE_PASSWORD_ALGORITHMS
                 | (shared.credentials().hasStaticUsers() ? NonceService.FEATURE_USERNAME_ANONYMITY : 0);
         this.nonces = new NonceService(shared.nonceKey(), shared.nonceLifetimeNs(), features);
-        this.unauthenticatedLimiter = new UnauthenticatedRateLimiter(4096, config.unauthenticatedPerSecond(),
-                config.unauthenticatedBurst());
+        this.unauthenticatedLimiter =
+                new UnauthenticatedRateLimiter(4096, config.unauthenticatedPerSecond(), config.unauthenticatedBurst());
         this.transactions = new TransactionCache(config.transactionCacheSize(), config.transactionLifetimeNs());
         this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, nowNs, TICK_NS, TICKS_PER_WHEEL);
         for (int i = 0; i < permissionPeers.length; i++) {
@@ -149,8 +151,14 @@ public final class TurnEngine {
      * TCP/TLS connection ({@code connectionId} non-zero). {@code client} may be reused by the caller
      * after the call.
      */
-    public void onClientPacket(int listenerId, long connectionId, TransportAddress client,
-                               MutableDirectBuffer buffer, int offset, int length, long nowNs) {
+    public void onClientPacket(
+            int listenerId,
+            long connectionId,
+            TransportAddress client,
+            MutableDirectBuffer buffer,
+            int offset,
+            int length,
+            long nowNs) {
         this.nowNs = nowNs;
         if (ChannelDataFlyweight.isChannelData(buffer, offset, length)) {
             relayChannelDataFromClient(listenerId, connectionId, client, buffer, offset, length);
@@ -189,7 +197,8 @@ public final class TurnEngine {
      * {@link #PEER_PACKET_HEADROOM} writable bytes before {@code offset}: a channel's header is
      * written there, so relayed data is never copied.
      */
-    public void onPeerPacket(int relayId, TransportAddress from, MutableDirectBuffer buffer, int offset, int length, long nowNs) {
+    public void onPeerPacket(
+            int relayId, TransportAddress from, MutableDirectBuffer buffer, int offset, int length, long nowNs) {
         this.nowNs = nowNs;
         Allocation allocation = allocations.byRelayId(relayId);
         if (allocation == null) {
@@ -204,21 +213,34 @@ public final class TurnEngine {
         ChannelBinding channel = allocation.channelForPeer(from);
         if (channel != null && channel.active()) {
             int headerOffset = offset - ChannelDataFlyweight.HEADER_LENGTH;
-            channelData.wrap(buffer, headerOffset).channelNumber(channel.number()).dataLength(length);
-            sink.sendToClient(allocation.listenerId(), allocation.connectionId(), allocation.client(),
-                    buffer, headerOffset, length + ChannelDataFlyweight.HEADER_LENGTH);
+            channelData
+                    .wrap(buffer, headerOffset)
+                    .channelNumber(channel.number())
+                    .dataLength(length);
+            sink.sendToClient(
+                    allocation.listenerId(),
+                    allocation.connectionId(),
+                    allocation.client(),
+                    buffer,
+                    headerOffset,
+                    length + ChannelDataFlyweight.HEADER_LENGTH);
         } else if (length > MAX_DATA_INDICATION_PAYLOAD_BYTES) {
             counters.drop(DropReason.MALFORMED);
             return;
         } else {
-            writer.start(out, 0, StunClass.messageType(StunMethod.DATA, StunClass.INDICATION),
-                    ThreadLocalRandom.current().nextInt(), ThreadLocalRandom.current().nextLong());
+            writer.start(
+                    out,
+                    0,
+                    StunClass.messageType(StunMethod.DATA, StunClass.INDICATION),
+                    ThreadLocalRandom.current().nextInt(),
+                    ThreadLocalRandom.current().nextLong());
             writer.putXorAddress(AttributeType.XOR_PEER_ADDRESS, from);
             writer.putBytes(AttributeType.DATA, buffer, offset, length);
             if (config.alwaysFingerprint()) {
                 writer.putFingerprint();
             }
-            sink.sendToClient(allocation.listenerId(), allocation.connectionId(), allocation.client(), out, 0, writer.length());
+            sink.sendToClient(
+                    allocation.listenerId(), allocation.connectionId(), allocation.client(), out, 0, writer.length());
         }
         counters.relayed(TurnCounters.DIRECTION_PEER_TO_CLIENT, allocation.protocol(), length);
     }
@@ -258,8 +280,13 @@ public final class TurnEngine {
     // ---------------------------------------------------------------------------------------------
     // Relay fast paths
 
-    private void relayChannelDataFromClient(int listenerId, long connectionId, TransportAddress client,
-                                            MutableDirectBuffer buffer, int offset, int length) {
+    private void relayChannelDataFromClient(
+            int listenerId,
+            long connectionId,
+            TransportAddress client,
+            MutableDirectBuffer buffer,
+            int offset,
+            int length) {
         Allocation allocation = allocations.find(listenerId, connectionId, client);
         if (allocation == null) {
             counters.drop(DropReason.NO_ALLOCATION);
@@ -292,9 +319,16 @@ public final class TurnEngine {
         }
         counters.request(StunMethod.SEND);
         int dataOffset = decoder.valueOffset(AttributeType.DATA);
-        if (dataOffset < 0 || decoder.peerAddressCount() == 0 || decoder.unknownRequiredCount() > 0
-                || !AddressAttribute.decodeXor(decoder.buffer(), decoder.offset(), decoder.peerAddressOffset(0),
-                        decoder.peerAddressLength(0), peer, scratch16)) {
+        if (dataOffset < 0
+                || decoder.peerAddressCount() == 0
+                || decoder.unknownRequiredCount() > 0
+                || !AddressAttribute.decodeXor(
+                        decoder.buffer(),
+                        decoder.offset(),
+                        decoder.peerAddressOffset(0),
+                        decoder.peerAddressLength(0),
+                        peer,
+                        scratch16)) {
             counters.drop(DropReason.MALFORMED);
             return;
         }
@@ -322,8 +356,10 @@ public final class TurnEngine {
             handleBinding(listenerId, connectionId, client);
             return;
         }
-        if (method != StunMethod.ALLOCATE && method != StunMethod.REFRESH
-                && method != StunMethod.CREATE_PERMISSION && method != StunMethod.CHANNEL_BIND) {
+        if (method != StunMethod.ALLOCATE
+                && method != StunMethod.REFRESH
+                && method != StunMethod.CREATE_PERMISSION
+                && method != StunMethod.CHANNEL_BIND) {
             sendError(listenerId, connectionId, client, ErrorCode.BAD_REQUEST);
             return;
         }
@@ -354,14 +390,19 @@ public final class TurnEngine {
         }
         switch (method) {
             case StunMethod.REFRESH -> handleRefresh(listenerId, connectionId, client, allocation, cacheKey);
-            case StunMethod.CREATE_PERMISSION -> handleCreatePermission(listenerId, connectionId, client, allocation, cacheKey);
+            case StunMethod.CREATE_PERMISSION ->
+                handleCreatePermission(listenerId, connectionId, client, allocation, cacheKey);
             default -> handleChannelBind(listenerId, connectionId, client, allocation, cacheKey);
         }
     }
 
     private static long cacheKey(int listenerId, long connectionId, TransportAddress client) {
         long key = AllocationTable.clientKey(listenerId, connectionId, client);
-        return key != -1 ? key : ((long) listenerId << 48) ^ client.hashCode() ^ ((long) java.util.Arrays.hashCode(client.ipv6Bytes()) << 20);
+        return key != -1
+                ? key
+                : ((long) listenerId << 48)
+                        ^ client.hashCode()
+                        ^ ((long) java.util.Arrays.hashCode(client.ipv6Bytes()) << 20);
     }
 
     /** 420 listing the comprehension-required attributes this server doesn't know (RFC 8489 §6.3.1). */
@@ -408,7 +449,8 @@ public final class TurnEngine {
             return false;
         }
         int nonceOffset = decoder.valueOffset(AttributeType.NONCE);
-        if (nonces.check(decoder.buffer(), nonceOffset, decoder.valueLength(AttributeType.NONCE), client, nowNs) != NonceService.VALID) {
+        if (nonces.check(decoder.buffer(), nonceOffset, decoder.valueLength(AttributeType.NONCE), client, nowNs)
+                != NonceService.VALID) {
             challenge(listenerId, connectionId, client, ErrorCode.STALE_NONCE);
             return false;
         }
@@ -425,7 +467,8 @@ public final class TurnEngine {
         }
         int attributeOffset = sha256Offset >= 0 ? sha256Offset : integrityOffset;
         // Looked up afresh on every request, so an expired REST username can't keep refreshing.
-        List<Credential> candidates = shared.credentials().lookup(username, shared.epochSeconds().getAsLong());
+        List<Credential> candidates =
+                shared.credentials().lookup(username, shared.epochSeconds().getAsLong());
         for (Credential candidate : candidates) {
             byte[] key = algorithm == ALGORITHM_SHA256 ? candidate.keySha256() : candidate.keyMd5();
             if (key != null && integrity.verify(decoder.buffer(), decoder.offset(), attributeOffset, key)) {
@@ -440,7 +483,12 @@ public final class TurnEngine {
             return false;
         }
         if (allocation != null && !allocation.credential().username().equals(username)) {
-            signedError(listenerId, connectionId, client, cacheKey(listenerId, connectionId, client), ErrorCode.WRONG_CREDENTIALS);
+            signedError(
+                    listenerId,
+                    connectionId,
+                    client,
+                    cacheKey(listenerId, connectionId, client),
+                    ErrorCode.WRONG_CREDENTIALS);
             return false;
         }
         return true;
@@ -500,7 +548,8 @@ public final class TurnEngine {
         finishUnsigned(listenerId, connectionId, client);
     }
 
-    private void handleAllocate(int listenerId, long connectionId, TransportAddress client, Allocation existing, long cacheKey) {
+    private void handleAllocate(
+            int listenerId, long connectionId, TransportAddress client, Allocation existing, long cacheKey) {
         if (existing != null) {
             signedError(listenerId, connectionId, client, cacheKey, ErrorCode.ALLOCATION_MISMATCH);
             return;
@@ -534,7 +583,8 @@ public final class TurnEngine {
                 return;
             }
         }
-        if (hasAdditional && familyValue(AttributeType.ADDITIONAL_ADDRESS_FAMILY) != AddressAttribute.WIRE_FAMILY_IPV6) {
+        if (hasAdditional
+                && familyValue(AttributeType.ADDITIONAL_ADDRESS_FAMILY) != AddressAttribute.WIRE_FAMILY_IPV6) {
             signedError(listenerId, connectionId, client, cacheKey, ErrorCode.BAD_REQUEST);
             return;
         }
@@ -560,8 +610,13 @@ public final class TurnEngine {
             signedError(listenerId, connectionId, client, cacheKey, ErrorCode.ALLOCATION_QUOTA_REACHED);
             return;
         }
-        Allocation allocation = new Allocation(listenerId, connectionId, client, protocolOf(listenerId),
-                requestCredential, AllocationTable.clientKey(listenerId, connectionId, client));
+        Allocation allocation = new Allocation(
+                listenerId,
+                connectionId,
+                client,
+                protocolOf(listenerId),
+                requestCredential,
+                AllocationTable.clientKey(listenerId, connectionId, client));
         long token = 0;
         if (wantV4) {
             int port;
@@ -571,7 +626,10 @@ public final class TurnEngine {
                     signedError(listenerId, connectionId, client, cacheKey, ErrorCode.BAD_REQUEST);
                     return;
                 }
-                port = shared.portsV4().claim(decoder.buffer().getLong(decoder.valueOffset(AttributeType.RESERVATION_TOKEN), ORDER), nowNs);
+                port = shared.portsV4()
+                        .claim(
+                                decoder.buffer().getLong(decoder.valueOffset(AttributeType.RESERVATION_TOKEN), ORDER),
+                                nowNs);
                 if (port < 0 || !openRelay(allocation, config.relayAddressV4(), port, true)) {
                     if (port >= 0) {
                         shared.portsV4().release(port);
@@ -596,7 +654,9 @@ public final class TurnEngine {
         int addressErrorCode = 0;
         if (wantV6 || hasAdditional) {
             RelayPortPool v6 = shared.portsV6();
-            int port = v6 == null ? -1 : bindFromPool(allocation, v6, config.relayAddressV6(), evenPort && !wantV4, false, false);
+            int port = v6 == null
+                    ? -1
+                    : bindFromPool(allocation, v6, config.relayAddressV6(), evenPort && !wantV4, false, false);
             if (port < 0) {
                 if (!wantV4) {
                     shared.quota().release(requestCredential.user());
@@ -604,7 +664,8 @@ public final class TurnEngine {
                     signedError(listenerId, connectionId, client, cacheKey, ErrorCode.INSUFFICIENT_CAPACITY);
                     return;
                 }
-                addressErrorCode = v6 == null ? ErrorCode.ADDRESS_FAMILY_NOT_SUPPORTED : ErrorCode.INSUFFICIENT_CAPACITY;
+                addressErrorCode =
+                        v6 == null ? ErrorCode.ADDRESS_FAMILY_NOT_SUPPORTED : ErrorCode.INSUFFICIENT_CAPACITY;
             }
         }
         long lifetimeNs = lifetimeNs(config.defaultLifetimeNs());
@@ -620,10 +681,14 @@ public final class TurnEngine {
 
         startResponse(StunClass.SUCCESS_RESPONSE);
         if (allocation.relayIdV4() >= 0) {
-            writer.putXorAddress(AttributeType.XOR_RELAYED_ADDRESS, advertised(allocation.relayedV4(), config.advertisedAddressV4()));
+            writer.putXorAddress(
+                    AttributeType.XOR_RELAYED_ADDRESS,
+                    advertised(allocation.relayedV4(), config.advertisedAddressV4()));
         }
         if (allocation.relayIdV6() >= 0) {
-            writer.putXorAddress(AttributeType.XOR_RELAYED_ADDRESS, advertised(allocation.relayedV6(), config.advertisedAddressV6()));
+            writer.putXorAddress(
+                    AttributeType.XOR_RELAYED_ADDRESS,
+                    advertised(allocation.relayedV6(), config.advertisedAddressV6()));
         }
         if (addressErrorCode != 0) {
             putAddressErrorCode(AddressAttribute.WIRE_FAMILY_IPV6, addressErrorCode);
@@ -673,7 +738,13 @@ public final class TurnEngine {
     }
 
     /** Binds a relay socket on a port from the pool, skipping ports another process holds. */
-    private int bindFromPool(Allocation allocation, RelayPortPool pool, TransportAddress ip, boolean even, boolean reserveNext, boolean v4) {
+    private int bindFromPool(
+            Allocation allocation,
+            RelayPortPool pool,
+            TransportAddress ip,
+            boolean even,
+            boolean reserveNext,
+            boolean v4) {
         int attempts = Math.min(pool.size(), refusedPorts.length);
         for (int i = 0; i < attempts; i++) {
             // Ports refused earlier in this loop are skipped; otherwise the random start could pick them again.
@@ -734,7 +805,8 @@ public final class TurnEngine {
         return decoder.has(AttributeType.LIFETIME) && decoder.valueLength(AttributeType.LIFETIME) != 4;
     }
 
-    private void handleRefresh(int listenerId, long connectionId, TransportAddress client, Allocation allocation, long cacheKey) {
+    private void handleRefresh(
+            int listenerId, long connectionId, TransportAddress client, Allocation allocation, long cacheKey) {
         if (badLifetime()) {
             signedError(listenerId, connectionId, client, cacheKey, ErrorCode.BAD_REQUEST);
             return;
@@ -763,7 +835,8 @@ public final class TurnEngine {
         finishSigned(listenerId, connectionId, client, cacheKey);
     }
 
-    private void handleCreatePermission(int listenerId, long connectionId, TransportAddress client, Allocation allocation, long cacheKey) {
+    private void handleCreatePermission(
+            int listenerId, long connectionId, TransportAddress client, Allocation allocation, long cacheKey) {
         int count = decoder.peerAddressCount();
         if (count == 0 || count > StunMessageDecoder.MAX_PEER_ADDRESSES) {
             signedError(listenerId, connectionId, client, cacheKey, ErrorCode.BAD_REQUEST);
@@ -772,8 +845,13 @@ public final class TurnEngine {
         int added = 0;
         for (int i = 0; i < count; i++) {
             TransportAddress candidate = permissionPeers[i];
-            if (!AddressAttribute.decodeXor(decoder.buffer(), decoder.offset(), decoder.peerAddressOffset(i),
-                    decoder.peerAddressLength(i), candidate, scratch16)) {
+            if (!AddressAttribute.decodeXor(
+                    decoder.buffer(),
+                    decoder.offset(),
+                    decoder.peerAddressOffset(i),
+                    decoder.peerAddressLength(i),
+                    candidate,
+                    scratch16)) {
                 signedError(listenerId, connectionId, client, cacheKey, ErrorCode.BAD_REQUEST);
                 return;
             }
@@ -816,16 +894,25 @@ public final class TurnEngine {
     }
 
     /** RFC 8656 §11.2, with the rebinding rules of §12.2. */
-    private void handleChannelBind(int listenerId, long connectionId, TransportAddress client, Allocation allocation, long cacheKey) {
+    private void handleChannelBind(
+            int listenerId, long connectionId, TransportAddress client, Allocation allocation, long cacheKey) {
         int channelOffset = decoder.valueOffset(AttributeType.CHANNEL_NUMBER);
-        if (channelOffset < 0 || decoder.valueLength(AttributeType.CHANNEL_NUMBER) != 4 || decoder.peerAddressCount() == 0) {
+        if (channelOffset < 0
+                || decoder.valueLength(AttributeType.CHANNEL_NUMBER) != 4
+                || decoder.peerAddressCount() == 0) {
             signedError(listenerId, connectionId, client, cacheKey, ErrorCode.BAD_REQUEST);
             return;
         }
         int number = decoder.buffer().getShort(channelOffset, ORDER) & 0xFFFF;
-        if (number < ChannelDataFlyweight.MIN_CHANNEL || number > config.maxChannelNumber()
-                || !AddressAttribute.decodeXor(decoder.buffer(), decoder.offset(), decoder.peerAddressOffset(0),
-                        decoder.peerAddressLength(0), peer, scratch16)) {
+        if (number < ChannelDataFlyweight.MIN_CHANNEL
+                || number > config.maxChannelNumber()
+                || !AddressAttribute.decodeXor(
+                        decoder.buffer(),
+                        decoder.offset(),
+                        decoder.peerAddressOffset(0),
+                        decoder.peerAddressLength(0),
+                        peer,
+                        scratch16)) {
             signedError(listenerId, connectionId, client, cacheKey, ErrorCode.BAD_REQUEST);
             return;
         }
@@ -947,7 +1034,8 @@ public final class TurnEngine {
             writer.putFingerprint();
         }
         StunHeaderFlyweight header = decoder.header();
-        transactions.put(cacheKey, header.transactionIdHigh(), header.transactionIdLow(), out, 0, writer.length(), nowNs);
+        transactions.put(
+                cacheKey, header.transactionIdHigh(), header.transactionIdLow(), out, 0, writer.length(), nowNs);
         sink.sendToClient(listenerId, connectionId, client, out, 0, writer.length());
     }
 

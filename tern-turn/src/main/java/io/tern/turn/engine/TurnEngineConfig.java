@@ -149,10 +149,23 @@ public record TurnEngineConfig(
         }
 
         public TurnEngineConfig build() {
-            return new TurnEngineConfig(relayAddressV4, relayAddressV6, advertisedAddressV4, advertisedAddressV6,
-                    defaultLifetimeNs, maxLifetimeNs, permissionLifetimeNs, channelLifetimeNs, software,
-                    alwaysFingerprint, maxPermissions, transactionCacheSize, transactionLifetimeNs,
-                    unauthenticatedPerSecond, unauthenticatedBurst, maxChannelNumber);
+            return new TurnEngineConfig(
+                    relayAddressV4,
+                    relayAddressV6,
+                    advertisedAddressV4,
+                    advertisedAddressV6,
+                    defaultLifetimeNs,
+                    maxLifetimeNs,
+                    permissionLifetimeNs,
+                    channelLifetimeNs,
+                    software,
+                    alwaysFingerprint,
+                    maxPermissions,
+                    transactionCacheSize,
+                    transactionLifetimeNs,
+                    unauthenticatedPerSecond,
+                    unauthenticatedBurst,
+                    maxChannelNumber);
         }
     }
 }

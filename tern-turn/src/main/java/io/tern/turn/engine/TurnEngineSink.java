@@ -15,7 +15,8 @@ public interface TurnEngineSink {
      * A STUN message or ChannelData for a client, over the listener (and, on TCP or TLS, the
      * connection) its requests arrived on. Stream transports pad ChannelData to 4 bytes themselves.
      */
-    void sendToClient(int listenerId, long connectionId, TransportAddress client, DirectBuffer buffer, int offset, int length);
+    void sendToClient(
+            int listenerId, long connectionId, TransportAddress client, DirectBuffer buffer, int offset, int length);
 
     /** Relayed application data for a peer, from the relay socket {@code relayId}. */
     void sendToPeer(int relayId, TransportAddress peer, DirectBuffer buffer, int offset, int length);

@@ -26,5 +26,4 @@ public record TurnShared(
         byte[] nonceKey,
         long nonceLifetimeNs,
         LongSupplier epochSeconds,
-        java.util.concurrent.atomic.AtomicBoolean draining) {
-}
+        java.util.concurrent.atomic.AtomicBoolean draining) {}

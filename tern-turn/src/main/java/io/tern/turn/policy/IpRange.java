@@ -49,7 +49,9 @@ public final class IpRange {
 
     private static IpRange cidr(byte[] base, String prefixText) {
         int maxBits = base.length * 8;
-        if (prefixText.isEmpty() || prefixText.length() > 3 || !prefixText.chars().allMatch(c -> c >= '0' && c <= '9')
+        if (prefixText.isEmpty()
+                || prefixText.length() > 3
+                || !prefixText.chars().allMatch(c -> c >= '0' && c <= '9')
                 || Integer.parseInt(prefixText) > maxBits) {
             throw new IllegalArgumentException("prefix length must be 0-" + maxBits + ": '" + prefixText + "'");
         }
@@ -132,8 +134,12 @@ public final class IpRange {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof IpRange r && ipv4 == r.ipv4 && lowHi == r.lowHi && lowLo == r.lowLo
-                && highHi == r.highHi && highLo == r.highLo;
+        return o instanceof IpRange r
+                && ipv4 == r.ipv4
+                && lowHi == r.lowHi
+                && lowLo == r.lowLo
+                && highHi == r.highHi
+                && highLo == r.highLo;
     }
 
     @Override

@@ -14,9 +14,15 @@ import java.util.List;
 public final class PeerAddressPolicy {
     /** Denied unless allowed: unspecified, "this network", link-local, ULA, multicast, broadcast. */
     private static final List<IpRange> DEFAULT_DENIED = List.of(
-            IpRange.parse("0.0.0.0/8"), IpRange.parse("169.254.0.0/16"), IpRange.parse("224.0.0.0/4"),
-            IpRange.parse("240.0.0.0/4"), IpRange.parse("::/128"), IpRange.parse("fe80::/10"),
-            IpRange.parse("fc00::/7"), IpRange.parse("ff00::/8"));
+            IpRange.parse("0.0.0.0/8"),
+            IpRange.parse("169.254.0.0/16"),
+            IpRange.parse("224.0.0.0/4"),
+            IpRange.parse("240.0.0.0/4"),
+            IpRange.parse("::/128"),
+            IpRange.parse("fe80::/10"),
+            IpRange.parse("fc00::/7"),
+            IpRange.parse("ff00::/8"));
+
     private static final List<IpRange> LOOPBACK = List.of(IpRange.parse("127.0.0.0/8"), IpRange.parse("::1/128"));
 
     private final List<IpRange> allowed;
@@ -36,8 +42,11 @@ public final class PeerAddressPolicy {
      * @param listenerAddresses the relay's own listening transport addresses, wildcards already
      *                          expanded to the host's addresses; never a valid destination
      */
-    public static PeerAddressPolicy of(List<IpRange> allowed, List<IpRange> denied, boolean allowLoopback,
-                                       List<TransportAddress> listenerAddresses) {
+    public static PeerAddressPolicy of(
+            List<IpRange> allowed,
+            List<IpRange> denied,
+            boolean allowLoopback,
+            List<TransportAddress> listenerAddresses) {
         List<IpRange> deny = new ArrayList<>(DEFAULT_DENIED);
         if (!allowLoopback) {
             deny.addAll(LOOPBACK);

@@ -60,7 +60,8 @@ public final class TransactionCache {
     }
 
     /** Stores an answer; answers too large for a slot are not cached. */
-    public void put(long clientKey, int tidHigh, long tidLow, DirectBuffer response, int offset, int length, long nowNs) {
+    public void put(
+            long clientKey, int tidHigh, long tidLow, DirectBuffer response, int offset, int length, long nowNs) {
         if (length > MAX_RESPONSE_BYTES || clientKeys.length == 0) {
             return;
         }

@@ -11,7 +11,8 @@ class CredentialStoreTest {
     private static final String REALM = "tern.test";
     private static final long NOW = 1_800_000_000L;
 
-    private final CredentialStore store = CredentialStore.of(REALM, List.of(), List.of("new-secret", "old-secret"), ':');
+    private final CredentialStore store =
+            CredentialStore.of(REALM, List.of(), List.of("new-secret", "old-secret"), ':');
 
     @Test
     void restUsernameYieldsOneKeyPerSecretDerivedFromItsPassword() {
@@ -22,8 +23,10 @@ class CredentialStoreTest {
         byte[] name = utf8(username);
         for (int i = 0; i < 2; i++) {
             byte[] password = utf8(CredentialStore.restPassword(utf8(i == 0 ? "new-secret" : "old-secret"), name));
-            assertThat(candidates.get(i).keyMd5()).isEqualTo(MessageIntegrity.longTermKeyMd5(name, utf8(REALM), password));
-            assertThat(candidates.get(i).keySha256()).isEqualTo(MessageIntegrity.longTermKeySha256(name, utf8(REALM), password));
+            assertThat(candidates.get(i).keyMd5())
+                    .isEqualTo(MessageIntegrity.longTermKeyMd5(name, utf8(REALM), password));
+            assertThat(candidates.get(i).keySha256())
+                    .isEqualTo(MessageIntegrity.longTermKeySha256(name, utf8(REALM), password));
         }
     }
 

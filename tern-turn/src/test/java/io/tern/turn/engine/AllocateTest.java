@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.attribute.ErrorCode;
-import io.tern.stun.message.StunMethod;
 import io.tern.stun.message.StunMessageWriter;
+import io.tern.stun.message.StunMethod;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,8 @@ class AllocateTest {
         assertThat(answer.isSuccess()).isTrue();
         assertThat(fx.relays.open).hasSize(1);
         TransportAddress bound = fx.relays.open.values().iterator().next();
-        assertThat(bound.sameIp(TransportAddress.parse(TurnFixture.RELAY_V4, 0))).isTrue();
+        assertThat(bound.sameIp(TransportAddress.parse(TurnFixture.RELAY_V4, 0)))
+                .isTrue();
         assertThat(bound.port()).isBetween(TurnFixture.PORT_MIN, TurnFixture.PORT_MAX);
         assertThat(answer.xorAddresses(AttributeType.XOR_RELAYED_ADDRESS)).containsExactly(bound);
         assertThat(answer.lifetimeSeconds()).isEqualTo(600);
@@ -53,7 +54,8 @@ class AllocateTest {
     @Test
     void advertisedAddressReplacesTheBoundIpButKeepsThePort() {
         TurnFixture fx = TurnFixture.builder()
-                .config(c -> c.advertisedAddressV4(TransportAddress.parse("203.0.113.200", 0))).build();
+                .config(c -> c.advertisedAddressV4(TransportAddress.parse("203.0.113.200", 0)))
+                .build();
 
         StunResponse answer = fx.alice("198.51.100.7", 40001).allocate();
 
@@ -67,7 +69,8 @@ class AllocateTest {
     void requestedLifetimeIsClampedBetweenDefaultAndMax(int requested, int granted) {
         TurnFixture fx = TurnFixture.create();
 
-        StunResponse answer = fx.alice("198.51.100.7", 40001).allocate(w -> w.putInt(AttributeType.LIFETIME, requested));
+        StunResponse answer =
+                fx.alice("198.51.100.7", 40001).allocate(w -> w.putInt(AttributeType.LIFETIME, requested));
 
         assertThat(answer.lifetimeSeconds()).isEqualTo(granted);
     }
@@ -76,7 +79,7 @@ class AllocateTest {
     void missingRequestedTransportIs400() {
         TurnFixture fx = TurnFixture.create();
 
-        StunResponse answer = fx.alice("198.51.100.7", 40001).request(StunMethod.ALLOCATE, w -> { });
+        StunResponse answer = fx.alice("198.51.100.7", 40001).request(StunMethod.ALLOCATE, w -> {});
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
         assertThat(fx.relays.openedHistory).isEmpty();
@@ -150,7 +153,9 @@ class AllocateTest {
         assertThat(redeemed.isSuccess()).isTrue();
         assertThat(second.relayed).isEqualTo(TransportAddress.parse(TurnFixture.RELAY_V4, first.relayed.port() + 1));
         TurnTestClient third = fx.client("198.51.100.9", 40001).credentials("bob", "bob-secret");
-        assertThat(third.allocate(token(token)).errorCode()).as("a token is good once").isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
+        assertThat(third.allocate(token(token)).errorCode())
+                .as("a token is good once")
+                .isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
     }
 
     @Test
@@ -195,7 +200,9 @@ class AllocateTest {
     void reservationTokenOfTheWrongLengthIs400() {
         TurnFixture fx = TurnFixture.create();
 
-        assertThat(fx.alice("198.51.100.7", 40001).allocate(token(new byte[] {1, 2, 3, 4})).errorCode())
+        assertThat(fx.alice("198.51.100.7", 40001)
+                        .allocate(token(new byte[] {1, 2, 3, 4}))
+                        .errorCode())
                 .isEqualTo(ErrorCode.BAD_REQUEST);
         assertThat(fx.shared.quota().total()).isZero();
     }
@@ -204,8 +211,8 @@ class AllocateTest {
     void reservationTokenTogetherWithEvenPortIs400() {
         TurnFixture fx = TurnFixture.create();
 
-        StunResponse answer = fx.alice("198.51.100.7", 40001)
-                .allocate(token(new byte[8]).andThen(evenPort(false)));
+        StunResponse answer =
+                fx.alice("198.51.100.7", 40001).allocate(token(new byte[8]).andThen(evenPort(false)));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
     }
@@ -214,8 +221,8 @@ class AllocateTest {
     void requestedFamilyIpv6WithoutAnIpv6RelayIs440() {
         TurnFixture fx = TurnFixture.create();
 
-        StunResponse answer = fx.alice("198.51.100.7", 40001)
-                .allocate(family(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x02));
+        StunResponse answer =
+                fx.alice("198.51.100.7", 40001).allocate(family(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x02));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.ADDRESS_FAMILY_NOT_SUPPORTED);
         assertThat(fx.shared.quota().total()).isZero();
@@ -225,8 +232,8 @@ class AllocateTest {
     void unknownRequestedFamilyIs440() {
         TurnFixture fx = TurnFixture.builder().ipv6Relay().build();
 
-        StunResponse answer = fx.alice("198.51.100.7", 40001)
-                .allocate(family(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x03));
+        StunResponse answer =
+                fx.alice("198.51.100.7", 40001).allocate(family(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x03));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.ADDRESS_FAMILY_NOT_SUPPORTED);
     }
@@ -235,10 +242,11 @@ class AllocateTest {
     void requestedFamilyIpv4IsAnOrdinaryAllocation() {
         TurnFixture fx = TurnFixture.builder().ipv6Relay().build();
 
-        StunResponse answer = fx.alice("198.51.100.7", 40001)
-                .allocate(family(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x01));
+        StunResponse answer =
+                fx.alice("198.51.100.7", 40001).allocate(family(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x01));
 
-        assertThat(answer.xorAddresses(AttributeType.XOR_RELAYED_ADDRESS)).singleElement()
+        assertThat(answer.xorAddresses(AttributeType.XOR_RELAYED_ADDRESS))
+                .singleElement()
                 .satisfies(a -> assertThat(a.isIpv4()).isTrue());
     }
 
@@ -252,7 +260,8 @@ class AllocateTest {
         assertThat(answer.isSuccess()).isTrue();
         List<TransportAddress> relayed = answer.xorAddresses(AttributeType.XOR_RELAYED_ADDRESS);
         assertThat(relayed).hasSize(1);
-        assertThat(relayed.get(0).sameIp(TransportAddress.parse(TurnFixture.RELAY_V6, 0))).isTrue();
+        assertThat(relayed.get(0).sameIp(TransportAddress.parse(TurnFixture.RELAY_V6, 0)))
+                .isTrue();
         assertThat(fx.relays.open.values()).containsExactly(relayed.get(0));
     }
 
@@ -260,8 +269,8 @@ class AllocateTest {
     void additionalFamilyIpv6GivesADualAllocation() {
         TurnFixture fx = TurnFixture.builder().ipv6Relay().build();
 
-        StunResponse answer = fx.alice("198.51.100.7", 40001)
-                .allocate(family(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x02));
+        StunResponse answer =
+                fx.alice("198.51.100.7", 40001).allocate(family(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x02));
 
         assertThat(answer.isSuccess()).isTrue();
         List<TransportAddress> relayed = answer.xorAddresses(AttributeType.XOR_RELAYED_ADDRESS);
@@ -276,11 +285,12 @@ class AllocateTest {
     void additionalFamilyWithoutAnIpv6RelayAllocatesIpv4WithAddressErrorCode440() {
         TurnFixture fx = TurnFixture.create();
 
-        StunResponse answer = fx.alice("198.51.100.7", 40001)
-                .allocate(family(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x02));
+        StunResponse answer =
+                fx.alice("198.51.100.7", 40001).allocate(family(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x02));
 
         assertThat(answer.isSuccess()).isTrue();
-        assertThat(answer.xorAddresses(AttributeType.XOR_RELAYED_ADDRESS)).singleElement()
+        assertThat(answer.xorAddresses(AttributeType.XOR_RELAYED_ADDRESS))
+                .singleElement()
                 .satisfies(a -> assertThat(a.isIpv4()).isTrue());
         byte[] addressError = answer.value(AttributeType.ADDRESS_ERROR_CODE);
         assertThat(addressError).isNotNull();
@@ -292,16 +302,19 @@ class AllocateTest {
     void additionalFamilyIpv4Is400() {
         TurnFixture fx = TurnFixture.builder().ipv6Relay().build();
 
-        assertThat(fx.alice("198.51.100.7", 40001).allocate(family(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x01))
-                .errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(fx.alice("198.51.100.7", 40001)
+                        .allocate(family(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x01))
+                        .errorCode())
+                .isEqualTo(ErrorCode.BAD_REQUEST);
     }
 
     @Test
     void requestedAndAdditionalFamilyTogetherIs400() {
         TurnFixture fx = TurnFixture.builder().ipv6Relay().build();
 
-        StunResponse answer = fx.alice("198.51.100.7", 40001).allocate(family(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x01)
-                .andThen(family(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x02)));
+        StunResponse answer = fx.alice("198.51.100.7", 40001)
+                .allocate(family(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x01)
+                        .andThen(family(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x02)));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
         assertThat(fx.relays.openedHistory).isEmpty();
@@ -322,9 +335,14 @@ class AllocateTest {
         TurnTestClient first = fx.alice("198.51.100.7", 40001).allocated();
         fx.alice("198.51.100.7", 40002).allocated();
 
-        assertThat(fx.alice("198.51.100.7", 40003).allocate().errorCode()).isEqualTo(ErrorCode.ALLOCATION_QUOTA_REACHED);
-        assertThat(fx.client("198.51.100.7", 40004).credentials("bob", "bob-secret").allocate().isSuccess())
-                .as("another user has its own quota").isTrue();
+        assertThat(fx.alice("198.51.100.7", 40003).allocate().errorCode())
+                .isEqualTo(ErrorCode.ALLOCATION_QUOTA_REACHED);
+        assertThat(fx.client("198.51.100.7", 40004)
+                        .credentials("bob", "bob-secret")
+                        .allocate()
+                        .isSuccess())
+                .as("another user has its own quota")
+                .isTrue();
 
         assertThat(first.refresh(0).isSuccess()).isTrue();
         assertThat(fx.alice("198.51.100.7", 40005).allocate().isSuccess()).isTrue();
@@ -336,7 +354,9 @@ class AllocateTest {
         fx.alice("198.51.100.7", 40001).allocated();
         fx.client("198.51.100.8", 40001).credentials("bob", "bob-secret").allocated();
 
-        StunResponse answer = fx.client("198.51.100.9", 40001).credentials("bob", "bob-secret").allocate();
+        StunResponse answer = fx.client("198.51.100.9", 40001)
+                .credentials("bob", "bob-secret")
+                .allocate();
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.ALLOCATION_QUOTA_REACHED);
         assertThat(fx.relays.openedHistory).hasSize(2);
@@ -347,11 +367,13 @@ class AllocateTest {
         TurnFixture fx = TurnFixture.builder().secret("s").userQuota(1).build();
         String first = (fx.clock.epochSeconds() + 100) + ":dave";
         String second = (fx.clock.epochSeconds() + 200) + ":dave";
-        fx.client("198.51.100.7", 40001).credentials(first,
-                io.tern.turn.auth.CredentialStore.restPassword("s".getBytes(), first.getBytes())).allocated();
+        fx.client("198.51.100.7", 40001)
+                .credentials(first, io.tern.turn.auth.CredentialStore.restPassword("s".getBytes(), first.getBytes()))
+                .allocated();
 
-        StunResponse answer = fx.client("198.51.100.7", 40002).credentials(second,
-                io.tern.turn.auth.CredentialStore.restPassword("s".getBytes(), second.getBytes())).allocate();
+        StunResponse answer = fx.client("198.51.100.7", 40002)
+                .credentials(second, io.tern.turn.auth.CredentialStore.restPassword("s".getBytes(), second.getBytes()))
+                .allocate();
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.ALLOCATION_QUOTA_REACHED);
     }
@@ -416,7 +438,9 @@ class AllocateTest {
 
         assertThat(fx.alice("198.51.100.8", 40001).allocate().errorCode()).isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
         existing.sendIndication(PEER, new byte[] {1, 2, 3});
-        assertThat(fx.sink.takePeer()).singleElement().satisfies(p -> assertThat(p.bytes()).containsExactly(1, 2, 3));
+        assertThat(fx.sink.takePeer())
+                .singleElement()
+                .satisfies(p -> assertThat(p.bytes()).containsExactly(1, 2, 3));
         fx.peerSends(existing.relayId(), PEER, new byte[] {4, 5});
         assertThat(existing.received()).hasSize(1);
         assertThat(existing.refresh().isSuccess()).isTrue();
@@ -428,11 +452,13 @@ class AllocateTest {
         TurnFixture fx = TurnFixture.create();
         TurnTestClient client = fx.alice("198.51.100.7", 40001);
 
-        StunResponse answer = client.allocate(w -> w.putBytes(0x7F01, new byte[] {9}).putBytes(0x0033, new byte[4]));
+        StunResponse answer =
+                client.allocate(w -> w.putBytes(0x7F01, new byte[] {9}).putBytes(0x0033, new byte[4]));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.UNKNOWN_ATTRIBUTE);
         assertThat(answer.unknownAttributes()).containsExactly(0x7F01, 0x0033);
-        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5)).isTrue();
+        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5))
+                .isTrue();
         assertThat(fx.engine.allocationCount()).isZero();
     }
 
@@ -453,6 +479,7 @@ class AllocateTest {
         assertThat(tcp.allocate().isSuccess()).isTrue();
 
         assertThat(fx.counters().activeAllocations(TransportProtocol.TCP)).isEqualTo(1);
-        assertThat(fx.engine.allocations().find(TurnFixture.TCP_LISTENER, 77, tcp.address)).isNotNull();
+        assertThat(fx.engine.allocations().find(TurnFixture.TCP_LISTENER, 77, tcp.address))
+                .isNotNull();
     }
 }

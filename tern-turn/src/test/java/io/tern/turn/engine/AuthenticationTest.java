@@ -41,18 +41,19 @@ class AuthenticationTest {
         TurnTestClient client = fx.alice("198.51.100.7", 40001);
         client.challenge();
 
-        StunResponse answer = client.exchange(client.unsignedRequest(StunMethod.ALLOCATE, udpTransport().andThen(w -> {
-            if (!missing.equals("USERNAME")) {
-                w.putBytes(AttributeType.USERNAME, utf8("alice"));
-            }
-            if (!missing.equals("REALM")) {
-                w.putBytes(AttributeType.REALM, client.realm);
-            }
-            if (!missing.equals("NONCE")) {
-                w.putBytes(AttributeType.NONCE, client.nonce);
-            }
-            w.putMessageIntegrity(client.keyMd5);
-        })));
+        StunResponse answer = client.exchange(client.unsignedRequest(
+                StunMethod.ALLOCATE, udpTransport().andThen(w -> {
+                    if (!missing.equals("USERNAME")) {
+                        w.putBytes(AttributeType.USERNAME, utf8("alice"));
+                    }
+                    if (!missing.equals("REALM")) {
+                        w.putBytes(AttributeType.REALM, client.realm);
+                    }
+                    if (!missing.equals("NONCE")) {
+                        w.putBytes(AttributeType.NONCE, client.nonce);
+                    }
+                    w.putMessageIntegrity(client.keyMd5);
+                })));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
         assertThat(fx.engine.allocationCount()).isZero();
@@ -107,7 +108,8 @@ class AuthenticationTest {
         client.challenge();
         client.retryStaleNonce = false;
         fx.advanceSeconds(599);
-        assertThat(client.refresh().errorCode()).as("nonce still fresh: past auth, no allocation")
+        assertThat(client.refresh().errorCode())
+                .as("nonce still fresh: past auth, no allocation")
                 .isEqualTo(ErrorCode.ALLOCATION_MISMATCH);
 
         fx.advanceSeconds(2);
@@ -149,16 +151,20 @@ class AuthenticationTest {
         StunResponse answer = client.allocate();
 
         assertThat(answer.isSuccess()).isTrue();
-        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5)).isTrue();
+        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5))
+                .isTrue();
         byte[] bobKey = MessageIntegrity.longTermKeyMd5(utf8("bob"), utf8(TurnFixture.REALM), utf8("bob-secret"));
-        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, bobKey)).isFalse();
+        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, bobKey))
+                .isFalse();
         assertThat(fx.counters().authFailures()).isZero();
     }
 
     @Test
     void staticUserGivenAsMd5KeyAllocates() {
         byte[] key = MessageIntegrity.longTermKeyMd5(utf8("carol"), utf8(TurnFixture.REALM), utf8("carol-secret"));
-        TurnFixture fx = TurnFixture.builder().user("carol:0x" + HexFormat.of().formatHex(key)).build();
+        TurnFixture fx = TurnFixture.builder()
+                .user("carol:0x" + HexFormat.of().formatHex(key))
+                .build();
         TurnTestClient client = fx.client("198.51.100.7", 40001).credentials("carol", "carol-secret");
 
         StunResponse answer = client.allocate();
@@ -177,7 +183,8 @@ class AuthenticationTest {
         StunResponse answer = client.allocate();
 
         assertThat(answer.isSuccess()).isTrue();
-        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5)).isTrue();
+        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5))
+                .isTrue();
     }
 
     @Test
@@ -207,7 +214,8 @@ class AuthenticationTest {
 
     @Test
     void restCredentialsOfBothSecretsWorkDuringRotation() {
-        TurnFixture fx = TurnFixture.builder().secret("old-secret").secret("new-secret").build();
+        TurnFixture fx =
+                TurnFixture.builder().secret("old-secret").secret("new-secret").build();
         String username = (fx.clock.epochSeconds() + 3600) + ":dave";
         TurnTestClient withOld = fx.client("198.51.100.7", 40001)
                 .credentials(username, CredentialStore.restPassword(utf8("old-secret"), utf8(username)));
@@ -228,8 +236,10 @@ class AuthenticationTest {
         StunResponse answer = client.allocate();
 
         assertThat(answer.isSuccess()).isTrue();
-        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keySha256)).isTrue();
-        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5)).isFalse();
+        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keySha256))
+                .isTrue();
+        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5))
+                .isFalse();
     }
 
     @Test
@@ -250,8 +260,10 @@ class AuthenticationTest {
         TurnTestClient client = fx.alice("198.51.100.7", 40001);
         client.challenge();
 
-        StunResponse answer = client.exchange(client.signed(StunMethod.ALLOCATE, udpTransport().andThen(
-                w -> w.putBytes(AttributeType.PASSWORD_ALGORITHM, new byte[] {0, 2, 0, 0})), client.keySha256));
+        StunResponse answer = client.exchange(client.signed(
+                StunMethod.ALLOCATE,
+                udpTransport().andThen(w -> w.putBytes(AttributeType.PASSWORD_ALGORITHM, new byte[] {0, 2, 0, 0})),
+                client.keySha256));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
     }
@@ -266,7 +278,8 @@ class AuthenticationTest {
 
         assertThat(answer.isSuccess()).isTrue();
         assertThat(answer.has(AttributeType.MESSAGE_INTEGRITY)).isFalse();
-        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY_SHA256, client.keyMd5)).isTrue();
+        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY_SHA256, client.keyMd5))
+                .isTrue();
     }
 
     @Test
@@ -278,8 +291,10 @@ class AuthenticationTest {
         StunResponse answer = client.allocate();
 
         assertThat(answer.isSuccess()).isTrue();
-        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5)).isTrue();
-        assertThat(fx.engine.allocations().all().iterator().next().credential().user()).isEqualTo("alice");
+        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5))
+                .isTrue();
+        assertThat(fx.engine.allocations().all().iterator().next().credential().user())
+                .isEqualTo("alice");
     }
 
     @Test
@@ -288,9 +303,15 @@ class AuthenticationTest {
         TurnTestClient client = fx.alice("198.51.100.7", 40001).allocated();
         var peer = io.tern.stun.address.TransportAddress.parse("203.0.113.5", 5000);
 
-        for (StunResponse answer : java.util.List.of(client.createPermission(peer), client.channelBind(0x4001, peer),
-                client.refresh(), client.allocate(), client.channelBind(0x3FFF, peer))) {
-            assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5)).as(answer.toString()).isTrue();
+        for (StunResponse answer : java.util.List.of(
+                client.createPermission(peer),
+                client.channelBind(0x4001, peer),
+                client.refresh(),
+                client.allocate(),
+                client.channelBind(0x3FFF, peer))) {
+            assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5))
+                    .as(answer.toString())
+                    .isTrue();
         }
     }
 }

@@ -19,16 +19,19 @@ class BadInputTest {
     private final TurnTestClient client = fx.alice("198.51.100.7", 40001);
 
     private void assertStillServes() {
-        StunResponse answer = client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> { }));
+        StunResponse answer = client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> {}));
         assertThat(answer).isNotNull();
         assertThat(answer.isSuccess()).isTrue();
     }
 
     @Test
     void truncatedMessageIsDropped() {
-        byte[] request = client.unsignedRequest(StunMethod.BINDING, w -> w.putBytes(AttributeType.SOFTWARE, new byte[8]));
+        byte[] request =
+                client.unsignedRequest(StunMethod.BINDING, w -> w.putBytes(AttributeType.SOFTWARE, new byte[8]));
         for (int length = 0; length < request.length; length++) {
-            assertThat(client.deliver(Arrays.copyOf(request, length))).as("length " + length).isEmpty();
+            assertThat(client.deliver(Arrays.copyOf(request, length)))
+                    .as("length " + length)
+                    .isEmpty();
         }
         assertThat(fx.counters().drops(DropReason.NOT_STUN)).isPositive();
         assertStillServes();
@@ -36,17 +39,19 @@ class BadInputTest {
 
     @Test
     void datagramLongerThanTheHeaderSaysIsDropped() {
-        byte[] request = client.unsignedRequest(StunMethod.BINDING, w -> { });
+        byte[] request = client.unsignedRequest(StunMethod.BINDING, w -> {});
 
         assertThat(client.deliver(Arrays.copyOf(request, request.length + 4))).isEmpty();
-        assertThat(client.deliver(Arrays.copyOf(request, 70_000))).as("oversized").isEmpty();
+        assertThat(client.deliver(Arrays.copyOf(request, 70_000)))
+                .as("oversized")
+                .isEmpty();
         assertThat(fx.counters().drops(DropReason.NOT_STUN)).isEqualTo(2);
         assertStillServes();
     }
 
     @Test
     void lengthFieldLargerThanTheDatagramIsDropped() {
-        byte[] request = client.unsignedRequest(StunMethod.BINDING, w -> { });
+        byte[] request = client.unsignedRequest(StunMethod.BINDING, w -> {});
         new UnsafeBuffer(request).putShort(2, (short) 400, ByteOrder.BIG_ENDIAN);
 
         assertThat(client.deliver(request)).isEmpty();
@@ -68,7 +73,8 @@ class BadInputTest {
 
     @Test
     void attributeOverrunningTheMessageIs400() {
-        byte[] request = client.unsignedRequest(StunMethod.ALLOCATE, w -> w.putBytes(AttributeType.SOFTWARE, new byte[8]));
+        byte[] request =
+                client.unsignedRequest(StunMethod.ALLOCATE, w -> w.putBytes(AttributeType.SOFTWARE, new byte[8]));
         int softwareLengthOffset = 20 + 2;
         new UnsafeBuffer(request).putShort(softwareLengthOffset, (short) 200, ByteOrder.BIG_ENDIAN);
 
@@ -82,7 +88,8 @@ class BadInputTest {
     @Test
     void attributeAfterFingerprintIs400() {
         client.fingerprint = false;
-        byte[] request = client.unsignedRequest(StunMethod.BINDING, w -> w.putFingerprint().putBytes(AttributeType.SOFTWARE, new byte[4]));
+        byte[] request = client.unsignedRequest(
+                StunMethod.BINDING, w -> w.putFingerprint().putBytes(AttributeType.SOFTWARE, new byte[4]));
 
         assertThat(client.exchange(request).errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
     }
@@ -97,22 +104,26 @@ class BadInputTest {
 
     @Test
     void responsesAndOtherIndicationsFromClientsAreIgnored() {
-        byte[] response = client.unsignedRequest(StunMethod.BINDING, w -> { });
-        new UnsafeBuffer(response).putShort(0, (short) StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE),
-                ByteOrder.BIG_ENDIAN);
+        byte[] response = client.unsignedRequest(StunMethod.BINDING, w -> {});
+        new UnsafeBuffer(response)
+                .putShort(
+                        0,
+                        (short) StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE),
+                        ByteOrder.BIG_ENDIAN);
         client.fingerprint = false;
-        byte[] dataIndication = client.indication(StunMethod.DATA, w -> { });
+        byte[] dataIndication = client.indication(StunMethod.DATA, w -> {});
         byte[] unfingerprintedResponse = response.clone();
 
         assertThat(client.deliver(unfingerprintedResponse)).isEmpty();
         assertThat(client.deliver(dataIndication)).isEmpty();
-        assertThat(fx.counters().drops(DropReason.UNEXPECTED_MESSAGE) + fx.counters().drops(DropReason.BAD_FINGERPRINT))
+        assertThat(fx.counters().drops(DropReason.UNEXPECTED_MESSAGE)
+                        + fx.counters().drops(DropReason.BAD_FINGERPRINT))
                 .isEqualTo(2);
     }
 
     @Test
     void unknownMethodIs400() {
-        StunResponse answer = client.exchange(client.unsignedRequest(0x0ABC, w -> { }));
+        StunResponse answer = client.exchange(client.unsignedRequest(0x0ABC, w -> {}));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
     }

@@ -16,21 +16,24 @@ class BindingTest {
     @Test
     void bindingOverIpv4ReflectsTheClientAddress() {
         TurnTestClient client = fx.client("198.51.100.7", 40001);
-        byte[] request = client.unsignedRequest(StunMethod.BINDING, w -> { });
+        byte[] request = client.unsignedRequest(StunMethod.BINDING, w -> {});
 
         StunResponse answer = client.exchange(request);
 
-        assertThat(answer.messageType()).isEqualTo(StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE));
+        assertThat(answer.messageType())
+                .isEqualTo(StunClass.messageType(StunMethod.BINDING, StunClass.SUCCESS_RESPONSE));
         assertThat(answer.xorAddress(AttributeType.XOR_MAPPED_ADDRESS)).isEqualTo(client.address);
-        assertThat(answer.transactionIdLow()).isEqualTo(StunResponse.parse(request).transactionIdLow());
-        assertThat(answer.transactionIdHigh()).isEqualTo(StunResponse.parse(request).transactionIdHigh());
+        assertThat(answer.transactionIdLow())
+                .isEqualTo(StunResponse.parse(request).transactionIdLow());
+        assertThat(answer.transactionIdHigh())
+                .isEqualTo(StunResponse.parse(request).transactionIdHigh());
     }
 
     @Test
     void bindingOverIpv6ReflectsTheClientAddress() {
         TurnTestClient client = fx.client("2001:db8:42::7", 40002);
 
-        StunResponse answer = client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> { }));
+        StunResponse answer = client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> {}));
 
         assertThat(answer.isSuccess()).isTrue();
         TransportAddress mapped = answer.xorAddress(AttributeType.XOR_MAPPED_ADDRESS);
@@ -42,17 +45,21 @@ class BindingTest {
     void bindingAnswerCarriesFingerprintOnlyWhenTheRequestDid() {
         TurnTestClient client = fx.client("198.51.100.7", 40001);
         client.fingerprint = false;
-        assertThat(client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> { })).has(AttributeType.FINGERPRINT)).isFalse();
+        assertThat(client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> {}))
+                        .has(AttributeType.FINGERPRINT))
+                .isFalse();
         client.fingerprint = true;
-        assertThat(client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> { })).has(AttributeType.FINGERPRINT)).isTrue();
+        assertThat(client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> {}))
+                        .has(AttributeType.FINGERPRINT))
+                .isTrue();
     }
 
     @Test
     void bindingWithUnknownComprehensionRequiredAttributeGets420() {
         TurnTestClient client = fx.client("198.51.100.7", 40001);
 
-        StunResponse answer = client.exchange(client.unsignedRequest(StunMethod.BINDING,
-                w -> w.putBytes(0x7F01, new byte[] {1, 2, 3, 4})));
+        StunResponse answer = client.exchange(client.unsignedRequest(
+                StunMethod.BINDING, w -> w.putBytes(0x7F01, new byte[] {1, 2, 3, 4})));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.UNKNOWN_ATTRIBUTE);
         assertThat(answer.unknownAttributes()).containsExactly(0x7F01);

@@ -21,7 +21,8 @@ class ChannelBindTest {
     private final TurnTestClient client = fx.alice("198.51.100.7", 40001);
 
     ChannelBindTest() {
-        assertThat(client.allocate(w -> w.putInt(AttributeType.LIFETIME, 3600)).isSuccess()).isTrue();
+        assertThat(client.allocate(w -> w.putInt(AttributeType.LIFETIME, 3600)).isSuccess())
+                .isTrue();
     }
 
     private boolean channelDataReachesPeer(int channel) {
@@ -46,7 +47,8 @@ class ChannelBindTest {
     @ParameterizedTest
     @ValueSource(ints = {0x5000, 0x7FFF})
     void strictModeRejectsChannelNumbersAboveRfc8656Range(int number) {
-        TurnFixture strict = TurnFixture.builder().config(c -> c.strictChannelNumbers(true)).build();
+        TurnFixture strict =
+                TurnFixture.builder().config(c -> c.strictChannelNumbers(true)).build();
         TurnTestClient strictClient = strict.alice("198.51.100.8", 40002);
         assertThat(strictClient.allocate().isSuccess()).isTrue();
         assertThat(strictClient.channelBind(number, PEER).errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
@@ -62,23 +64,28 @@ class ChannelBindTest {
 
     @Test
     void missingChannelNumberIs400() {
-        StunResponse answer = client.request(StunMethod.CHANNEL_BIND, w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER));
+        StunResponse answer =
+                client.request(StunMethod.CHANNEL_BIND, w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
     }
 
     @Test
     void missingPeerAddressIs400() {
-        StunResponse answer = client.request(StunMethod.CHANNEL_BIND, w -> w.putInt(AttributeType.CHANNEL_NUMBER, 0x4000 << 16));
+        StunResponse answer =
+                client.request(StunMethod.CHANNEL_BIND, w -> w.putInt(AttributeType.CHANNEL_NUMBER, 0x4000 << 16));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
     }
 
     @Test
     void deniedPeerIs403() {
-        assertThat(client.channelBind(0x4000, TransportAddress.parse("127.0.0.1", 5000)).errorCode()).isEqualTo(ErrorCode.FORBIDDEN);
+        assertThat(client.channelBind(0x4000, TransportAddress.parse("127.0.0.1", 5000))
+                        .errorCode())
+                .isEqualTo(ErrorCode.FORBIDDEN);
         assertThat(client.channelBind(0x4000, TurnFixture.SERVER_LISTENER).errorCode())
-                .as("the relay's own listener").isEqualTo(ErrorCode.FORBIDDEN);
+                .as("the relay's own listener")
+                .isEqualTo(ErrorCode.FORBIDDEN);
     }
 
     @Test
@@ -99,7 +106,9 @@ class ChannelBindTest {
         assertThat(client.channelBind(0x4000, PEER).isSuccess()).isTrue();
         fx.advanceSeconds(200);
 
-        assertThat(channelDataReachesPeer(0x4000)).as("alive past the first expiry").isTrue();
+        assertThat(channelDataReachesPeer(0x4000))
+                .as("alive past the first expiry")
+                .isTrue();
         fx.advanceSeconds(401);
         assertThat(channelDataReachesPeer(0x4000)).isFalse();
     }
@@ -109,7 +118,8 @@ class ChannelBindTest {
         client.channelBind(0x4000, PEER);
 
         assertThat(client.channelBind(0x4000, PEER_2).errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
-        assertThat(client.channelBind(0x4000, PEER_SAME_IP_OTHER_PORT).errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(client.channelBind(0x4000, PEER_SAME_IP_OTHER_PORT).errorCode())
+                .isEqualTo(ErrorCode.BAD_REQUEST);
     }
 
     @Test
@@ -117,7 +127,8 @@ class ChannelBindTest {
         client.channelBind(0x4000, PEER);
 
         assertThat(client.channelBind(0x4001, PEER).errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
-        assertThat(client.channelBind(0x4001, PEER_SAME_IP_OTHER_PORT).isSuccess()).as("a channel is per transport address")
+        assertThat(client.channelBind(0x4001, PEER_SAME_IP_OTHER_PORT).isSuccess())
+                .as("a channel is per transport address")
                 .isTrue();
     }
 
@@ -130,15 +141,23 @@ class ChannelBindTest {
         assertThat(channelDataReachesPeer(0x4000)).isFalse();
         assertThat(fx.counters().drops(DropReason.NO_CHANNEL)).isEqualTo(dropsBefore + 1);
 
-        assertThat(client.channelBind(0x4000, PEER_2).errorCode()).as("number in cooldown").isEqualTo(ErrorCode.BAD_REQUEST);
-        assertThat(client.channelBind(0x4001, PEER).errorCode()).as("peer in cooldown").isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(client.channelBind(0x4000, PEER_2).errorCode())
+                .as("number in cooldown")
+                .isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(client.channelBind(0x4001, PEER).errorCode())
+                .as("peer in cooldown")
+                .isEqualTo(ErrorCode.BAD_REQUEST);
         fx.advanceSeconds(290);
         assertThat(client.channelBind(0x4000, PEER_2).errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
 
         fx.advanceSeconds(11);
 
-        assertThat(client.channelBind(0x4000, PEER_2).isSuccess()).as("number free after the cooldown").isTrue();
-        assertThat(client.channelBind(0x4001, PEER).isSuccess()).as("peer free after the cooldown").isTrue();
+        assertThat(client.channelBind(0x4000, PEER_2).isSuccess())
+                .as("number free after the cooldown")
+                .isTrue();
+        assertThat(client.channelBind(0x4001, PEER).isSuccess())
+                .as("peer free after the cooldown")
+                .isTrue();
         assertThat(channelDataReachesPeer(0x4000)).isTrue();
     }
 
@@ -153,7 +172,9 @@ class ChannelBindTest {
         assertThat(channelDataReachesPeer(0x4000)).isTrue();
         // Past the old cooldown's end (expiry + 300 s), within the revived permission's 300 s.
         fx.advanceSeconds(250);
-        assertThat(channelDataReachesPeer(0x4000)).as("the revived channel is not removed by the old cooldown").isTrue();
+        assertThat(channelDataReachesPeer(0x4000))
+                .as("the revived channel is not removed by the old cooldown")
+                .isTrue();
         fx.advanceSeconds(400);
         assertThat(channelDataReachesPeer(0x4000)).isFalse();
     }

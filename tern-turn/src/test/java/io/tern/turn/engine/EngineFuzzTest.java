@@ -25,17 +25,31 @@ import org.agrona.concurrent.UnsafeBuffer;
 class EngineFuzzTest {
     private static final TransportAddress PEER = TransportAddress.parse("203.0.113.5", 5000);
     private static final int[] TYPES = {
-        AttributeType.LIFETIME, AttributeType.XOR_PEER_ADDRESS, AttributeType.DATA, AttributeType.CHANNEL_NUMBER,
-        AttributeType.REQUESTED_ADDRESS_FAMILY, AttributeType.ADDITIONAL_ADDRESS_FAMILY, AttributeType.EVEN_PORT,
-        AttributeType.REQUESTED_TRANSPORT, AttributeType.RESERVATION_TOKEN, AttributeType.DONT_FRAGMENT,
-        AttributeType.PASSWORD_ALGORITHM, AttributeType.PASSWORD_ALGORITHMS, AttributeType.USERHASH, 0x7F01, 0xC001,
+        AttributeType.LIFETIME,
+        AttributeType.XOR_PEER_ADDRESS,
+        AttributeType.DATA,
+        AttributeType.CHANNEL_NUMBER,
+        AttributeType.REQUESTED_ADDRESS_FAMILY,
+        AttributeType.ADDITIONAL_ADDRESS_FAMILY,
+        AttributeType.EVEN_PORT,
+        AttributeType.REQUESTED_TRANSPORT,
+        AttributeType.RESERVATION_TOKEN,
+        AttributeType.DONT_FRAGMENT,
+        AttributeType.PASSWORD_ALGORITHM,
+        AttributeType.PASSWORD_ALGORITHMS,
+        AttributeType.USERHASH,
+        0x7F01,
+        0xC001,
     };
     private static final int[] METHODS = {
-        StunMethod.ALLOCATE, StunMethod.REFRESH, StunMethod.CREATE_PERMISSION, StunMethod.CHANNEL_BIND, StunMethod.BINDING,
+        StunMethod.ALLOCATE,
+        StunMethod.REFRESH,
+        StunMethod.CREATE_PERMISSION,
+        StunMethod.CHANNEL_BIND,
+        StunMethod.BINDING,
     };
 
-    record Attr(int type, byte[] value) {
-    }
+    record Attr(int type, byte[] value) {}
 
     /** A fixture with a live allocation, a permission and a channel, so every path has state to hit. */
     private static TurnTestClient setUp() {
@@ -46,7 +60,7 @@ class EngineFuzzTest {
     }
 
     private static void assertStillServes(TurnTestClient client) {
-        StunResponse answer = client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> { }));
+        StunResponse answer = client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> {}));
         assertThat(answer).isNotNull();
         assertThat(answer.isSuccess()).isTrue();
         // A mutation that leaves a Refresh with LIFETIME 0 intact legitimately deletes the allocation.
@@ -74,9 +88,10 @@ class EngineFuzzTest {
     }
 
     @Property(tries = 200)
-    void mutatedValidMessagesNeverBreakTheEngine(@ForAll("validMessageIndex") int which,
-                                                 @ForAll @Size(min = 1, max = 8) List<@IntRange(max = 1000) Integer> positions,
-                                                 @ForAll @Size(min = 8, max = 8) List<Byte> values) {
+    void mutatedValidMessagesNeverBreakTheEngine(
+            @ForAll("validMessageIndex") int which,
+            @ForAll @Size(min = 1, max = 8) List<@IntRange(max = 1000) Integer> positions,
+            @ForAll @Size(min = 8, max = 8) List<Byte> values) {
         TurnTestClient client = setUp();
         byte[] message = validMessages(client).get(which);
         for (int i = 0; i < positions.size(); i++) {
@@ -88,8 +103,8 @@ class EngineFuzzTest {
     }
 
     @Property(tries = 300)
-    void signedRequestsWithRandomAttributesNeverBreakTheEngine(@ForAll("method") int method,
-                                                               @ForAll("attributes") List<Attr> attributes) {
+    void signedRequestsWithRandomAttributesNeverBreakTheEngine(
+            @ForAll("method") int method, @ForAll("attributes") List<Attr> attributes) {
         TurnTestClient client = setUp();
         StunResponse answer = client.request(method, w -> {
             for (Attr a : attributes) {
@@ -102,7 +117,7 @@ class EngineFuzzTest {
                 w.putBytes(a.type(), a.value());
             }
         }));
-        StunResponse binding = client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> { }));
+        StunResponse binding = client.exchange(client.unsignedRequest(StunMethod.BINDING, w -> {}));
         assertThat(binding.isSuccess()).isTrue();
     }
 
@@ -113,12 +128,17 @@ class EngineFuzzTest {
         return List.of(
                 client.signedRequest(StunMethod.ALLOCATE, TurnTestClient.udpTransport()),
                 client.signedRequest(StunMethod.REFRESH, w -> w.putInt(AttributeType.LIFETIME, 0)),
-                client.signedRequest(StunMethod.CREATE_PERMISSION, w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER)),
-                client.signedRequest(StunMethod.CHANNEL_BIND, w -> w.putInt(AttributeType.CHANNEL_NUMBER, 0x4001 << 16)
-                        .putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER)),
-                client.indication(StunMethod.SEND, w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER)
-                        .putBytes(AttributeType.DATA, new byte[] {1, 2, 3})),
-                client.unsignedRequest(StunMethod.BINDING, w -> { }),
+                client.signedRequest(
+                        StunMethod.CREATE_PERMISSION, w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER)),
+                client.signedRequest(
+                        StunMethod.CHANNEL_BIND,
+                        w -> w.putInt(AttributeType.CHANNEL_NUMBER, 0x4001 << 16)
+                                .putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER)),
+                client.indication(
+                        StunMethod.SEND,
+                        w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER)
+                                .putBytes(AttributeType.DATA, new byte[] {1, 2, 3})),
+                client.unsignedRequest(StunMethod.BINDING, w -> {}),
                 channelData);
     }
 
@@ -134,7 +154,8 @@ class EngineFuzzTest {
 
     @Provide
     Arbitrary<List<Attr>> attributes() {
-        Arbitrary<Integer> type = Arbitraries.integers().between(0, TYPES.length - 1).map(i -> TYPES[i]);
+        Arbitrary<Integer> type =
+                Arbitraries.integers().between(0, TYPES.length - 1).map(i -> TYPES[i]);
         Arbitrary<byte[]> value = Arbitraries.oneOf(
                 Arbitraries.bytes().array(byte[].class).ofMaxSize(24),
                 Arbitraries.bytes().array(byte[].class).ofSize(4),

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 final class FakeClock {
     /** Arbitrary, far from zero, so that nothing can lean on time starting at 0. */
     static final long START_NS = TimeUnit.HOURS.toNanos(1000);
+
     static final long START_EPOCH_SECONDS = 1_700_000_000L;
 
     private long nowNs = START_NS;

@@ -31,7 +31,8 @@ class PermissionTest {
 
         assertThat(answer.isSuccess()).isTrue();
         assertThat(peerDataReaches(fx, client, PEER)).isTrue();
-        assertThat(peerDataReaches(fx, client, TransportAddress.parse("203.0.113.5", 9999))).isTrue();
+        assertThat(peerDataReaches(fx, client, TransportAddress.parse("203.0.113.5", 9999)))
+                .isTrue();
         assertThat(peerDataReaches(fx, client, PEER_2)).isFalse();
     }
 
@@ -60,10 +61,13 @@ class PermissionTest {
         TurnFixture fx = TurnFixture.builder().ipv6Relay().build();
         TurnTestClient client = fx.alice("198.51.100.7", 40001).allocated();
 
-        assertThat(client.createPermission(TransportAddress.parse("2001:db8:1::5", 5000)).errorCode())
+        assertThat(client.createPermission(TransportAddress.parse("2001:db8:1::5", 5000))
+                        .errorCode())
                 .isEqualTo(ErrorCode.PEER_ADDRESS_FAMILY_MISMATCH);
-        assertThat(client.createPermission(PEER, TransportAddress.parse("2001:db8:1::5", 5000)).errorCode())
-                .as("all or nothing").isEqualTo(ErrorCode.PEER_ADDRESS_FAMILY_MISMATCH);
+        assertThat(client.createPermission(PEER, TransportAddress.parse("2001:db8:1::5", 5000))
+                        .errorCode())
+                .as("all or nothing")
+                .isEqualTo(ErrorCode.PEER_ADDRESS_FAMILY_MISMATCH);
         assertThat(peerDataReaches(fx, client, PEER)).isFalse();
     }
 
@@ -72,11 +76,15 @@ class PermissionTest {
         TurnFixture fx = TurnFixture.create();
         TurnTestClient client = fx.alice("198.51.100.7", 40001).allocated();
 
-        assertThat(client.createPermission(TransportAddress.parse("127.0.0.1", 5000)).errorCode())
+        assertThat(client.createPermission(TransportAddress.parse("127.0.0.1", 5000))
+                        .errorCode())
                 .isEqualTo(ErrorCode.FORBIDDEN);
-        assertThat(client.createPermission(PEER, TransportAddress.parse("127.0.0.2", 5000)).errorCode())
+        assertThat(client.createPermission(PEER, TransportAddress.parse("127.0.0.2", 5000))
+                        .errorCode())
                 .isEqualTo(ErrorCode.FORBIDDEN);
-        assertThat(peerDataReaches(fx, client, PEER)).as("nothing installed from a refused request").isFalse();
+        assertThat(peerDataReaches(fx, client, PEER))
+                .as("nothing installed from a refused request")
+                .isFalse();
     }
 
     @Test
@@ -84,16 +92,21 @@ class PermissionTest {
         TurnFixture fx = TurnFixture.builder().allowLoopback().build();
         TurnTestClient client = fx.alice("198.51.100.7", 40001).allocated();
 
-        assertThat(client.createPermission(TransportAddress.parse("127.0.0.1", 5000)).isSuccess()).isTrue();
+        assertThat(client.createPermission(TransportAddress.parse("127.0.0.1", 5000))
+                        .isSuccess())
+                .isTrue();
     }
 
     @Test
     void deniedPeerRangeIs403() {
-        TurnFixture fx = TurnFixture.builder().deniedPeers("203.0.113.0-203.0.113.10").build();
+        TurnFixture fx =
+                TurnFixture.builder().deniedPeers("203.0.113.0-203.0.113.10").build();
         TurnTestClient client = fx.alice("198.51.100.7", 40001).allocated();
 
         assertThat(client.createPermission(PEER).errorCode()).isEqualTo(ErrorCode.FORBIDDEN);
-        assertThat(client.createPermission(TransportAddress.parse("203.0.113.11", 1)).isSuccess()).isTrue();
+        assertThat(client.createPermission(TransportAddress.parse("203.0.113.11", 1))
+                        .isSuccess())
+                .isTrue();
     }
 
     @Test
@@ -102,18 +115,29 @@ class PermissionTest {
         TurnTestClient client = fx.alice("198.51.100.7", 40001).allocated();
 
         for (String ip : new String[] {"0.0.0.0", "169.254.1.1", "224.0.0.1", "255.255.255.255"}) {
-            assertThat(client.createPermission(TransportAddress.parse(ip, 5000)).errorCode()).as(ip).isEqualTo(ErrorCode.FORBIDDEN);
+            assertThat(client.createPermission(TransportAddress.parse(ip, 5000)).errorCode())
+                    .as(ip)
+                    .isEqualTo(ErrorCode.FORBIDDEN);
         }
     }
 
     @Test
     void allowedPeerRangeOverridesTheDefaultDeny() {
-        TurnFixture fx = TurnFixture.builder().allowedPeers("169.254.0.0/16").allowedPeers("127.0.0.5").build();
+        TurnFixture fx = TurnFixture.builder()
+                .allowedPeers("169.254.0.0/16")
+                .allowedPeers("127.0.0.5")
+                .build();
         TurnTestClient client = fx.alice("198.51.100.7", 40001).allocated();
 
-        assertThat(client.createPermission(TransportAddress.parse("169.254.1.1", 5000)).isSuccess()).isTrue();
-        assertThat(client.createPermission(TransportAddress.parse("127.0.0.5", 5000)).isSuccess()).isTrue();
-        assertThat(client.createPermission(TransportAddress.parse("127.0.0.6", 5000)).errorCode()).isEqualTo(ErrorCode.FORBIDDEN);
+        assertThat(client.createPermission(TransportAddress.parse("169.254.1.1", 5000))
+                        .isSuccess())
+                .isTrue();
+        assertThat(client.createPermission(TransportAddress.parse("127.0.0.5", 5000))
+                        .isSuccess())
+                .isTrue();
+        assertThat(client.createPermission(TransportAddress.parse("127.0.0.6", 5000))
+                        .errorCode())
+                .isEqualTo(ErrorCode.FORBIDDEN);
     }
 
     @Test
@@ -130,7 +154,8 @@ class PermissionTest {
             value[2] = (byte) (xPort >>> 8);
             value[3] = (byte) xPort;
             for (int i = 0; i < 16; i++) {
-                value[4 + i] = (byte) (mapped[i] ^ w.buffer().getByte(w.offset() + StunHeaderFlyweight.MAGIC_COOKIE_FIELD_OFFSET + i));
+                value[4 + i] = (byte) (mapped[i]
+                        ^ w.buffer().getByte(w.offset() + StunHeaderFlyweight.MAGIC_COOKIE_FIELD_OFFSET + i));
             }
             w.putBytes(AttributeType.XOR_PEER_ADDRESS, value);
         });
@@ -143,10 +168,13 @@ class PermissionTest {
         TurnFixture fx = TurnFixture.builder().config(c -> c.maxPermissions(2)).build();
         TurnTestClient client = fx.alice("198.51.100.7", 40001).allocated();
 
-        assertThat(client.createPermission(PEER, PEER_2, PEER_3).errorCode()).isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
+        assertThat(client.createPermission(PEER, PEER_2, PEER_3).errorCode())
+                .isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
         assertThat(client.createPermission(PEER, PEER_2).isSuccess()).isTrue();
         assertThat(client.createPermission(PEER_3).errorCode()).isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
-        assertThat(client.createPermission(PEER).isSuccess()).as("refreshing an existing one is fine").isTrue();
+        assertThat(client.createPermission(PEER).isSuccess())
+                .as("refreshing an existing one is fine")
+                .isTrue();
         assertThat(peerDataReaches(fx, client, PEER_3)).isFalse();
     }
 
@@ -186,14 +214,20 @@ class PermissionTest {
     void ipv6PermissionsWorkOnAnIpv6Allocation() {
         TurnFixture fx = TurnFixture.builder().ipv6Relay().build();
         TurnTestClient client = fx.alice("2001:db8:42::7", 40001);
-        assertThat(client.allocate(w -> w.putInt(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x02 << 24)).isSuccess()).isTrue();
+        assertThat(client.allocate(w -> w.putInt(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x02 << 24))
+                        .isSuccess())
+                .isTrue();
         TransportAddress peer = TransportAddress.parse("2001:db8:1::5", 5000);
 
         assertThat(client.createPermission(peer).isSuccess()).isTrue();
 
-        assertThat(peerDataReaches(fx, client, TransportAddress.parse("2001:db8:1::5", 7777))).isTrue();
-        assertThat(peerDataReaches(fx, client, TransportAddress.parse("2001:db8:1::6", 5000))).isFalse();
-        assertThat(client.createPermission(TransportAddress.parse("fe80::1", 5000)).errorCode()).isEqualTo(ErrorCode.FORBIDDEN);
+        assertThat(peerDataReaches(fx, client, TransportAddress.parse("2001:db8:1::5", 7777)))
+                .isTrue();
+        assertThat(peerDataReaches(fx, client, TransportAddress.parse("2001:db8:1::6", 5000)))
+                .isFalse();
+        assertThat(client.createPermission(TransportAddress.parse("fe80::1", 5000))
+                        .errorCode())
+                .isEqualTo(ErrorCode.FORBIDDEN);
         assertThat(client.createPermission(PEER).errorCode()).isEqualTo(ErrorCode.PEER_ADDRESS_FAMILY_MISMATCH);
     }
 }

@@ -43,7 +43,9 @@ class RefreshAndExpiryTest {
         assertThat(answer.isSuccess()).isTrue();
         assertThat(answer.lifetimeSeconds()).isEqualTo(600);
         fx.advanceSeconds(300);
-        assertThat(fx.engine.allocationCount()).as("alive past the original expiry").isEqualTo(1);
+        assertThat(fx.engine.allocationCount())
+                .as("alive past the original expiry")
+                .isEqualTo(1);
         assertThat(fx.relays.open).hasSize(1);
         fx.advanceSeconds(301);
         assertThat(fx.engine.allocationCount()).isZero();
@@ -114,8 +116,11 @@ class RefreshAndExpiryTest {
         StunResponse answer = client.refresh();
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.WRONG_CREDENTIALS);
-        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5)).isTrue();
-        assertThat(client.refresh(0).errorCode()).as("bob can't delete alice's allocation").isEqualTo(ErrorCode.WRONG_CREDENTIALS);
+        assertThat(answer.integrityValid(AttributeType.MESSAGE_INTEGRITY, client.keyMd5))
+                .isTrue();
+        assertThat(client.refresh(0).errorCode())
+                .as("bob can't delete alice's allocation")
+                .isEqualTo(ErrorCode.WRONG_CREDENTIALS);
         assertThat(fx.engine.allocationCount()).isEqualTo(1);
     }
 
@@ -123,12 +128,13 @@ class RefreshAndExpiryTest {
     void refreshForAFamilyTheAllocationLacksIs443() {
         TurnTestClient client = fx.alice("198.51.100.7", 40001).allocated();
 
-        StunResponse answer = client.request(StunMethod.REFRESH,
-                w -> w.putInt(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x02 << 24));
+        StunResponse answer =
+                client.request(StunMethod.REFRESH, w -> w.putInt(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x02 << 24));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.PEER_ADDRESS_FAMILY_MISMATCH);
         assertThat(client.request(StunMethod.REFRESH, w -> w.putInt(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x01 << 24))
-                .isSuccess()).isTrue();
+                        .isSuccess())
+                .isTrue();
     }
 
     @Test
@@ -144,7 +150,8 @@ class RefreshAndExpiryTest {
         assertThat(fx.engine.allocationCount()).isZero();
         assertThat(fx.engine.nextDeadlineNs()).isEqualTo(Long.MAX_VALUE);
         assertThat(client.allocate().isSuccess()).isTrue();
-        assertThat(fx.engine.nextDeadlineNs()).isBetween(fx.clock.nowNs(), fx.clock.nowNs() + TimeUnit.SECONDS.toNanos(600));
+        assertThat(fx.engine.nextDeadlineNs())
+                .isBetween(fx.clock.nowNs(), fx.clock.nowNs() + TimeUnit.SECONDS.toNanos(600));
     }
 
     @Test

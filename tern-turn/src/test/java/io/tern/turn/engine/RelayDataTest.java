@@ -23,7 +23,9 @@ class RelayDataTest {
     void sendIndicationRelaysTheDataToThePeer() {
         client.createPermission(PEER);
 
-        assertThat(client.sendIndication(PEER, PAYLOAD)).as("indications get no answer").isEmpty();
+        assertThat(client.sendIndication(PEER, PAYLOAD))
+                .as("indications get no answer")
+                .isEmpty();
 
         List<RecordingSink.ToPeer> sent = fx.sink.takePeer();
         assertThat(sent).singleElement().satisfies(p -> {
@@ -31,8 +33,10 @@ class RelayDataTest {
             assertThat(p.peer()).isEqualTo(PEER);
             assertThat(p.bytes()).containsExactly(PAYLOAD);
         });
-        assertThat(fx.counters().relayedPackets(TurnCounters.DIRECTION_CLIENT_TO_PEER, TransportProtocol.UDP)).isEqualTo(1);
-        assertThat(fx.counters().relayedBytes(TurnCounters.DIRECTION_CLIENT_TO_PEER, TransportProtocol.UDP)).isEqualTo(5);
+        assertThat(fx.counters().relayedPackets(TurnCounters.DIRECTION_CLIENT_TO_PEER, TransportProtocol.UDP))
+                .isEqualTo(1);
+        assertThat(fx.counters().relayedBytes(TurnCounters.DIRECTION_CLIENT_TO_PEER, TransportProtocol.UDP))
+                .isEqualTo(5);
     }
 
     @Test
@@ -45,7 +49,8 @@ class RelayDataTest {
 
     @Test
     void sendIndicationToTheRelaysOwnListenerIsDropped() {
-        TurnFixture open = TurnFixture.builder().allowedPeers(TurnFixture.RELAY_V4).build();
+        TurnFixture open =
+                TurnFixture.builder().allowedPeers(TurnFixture.RELAY_V4).build();
         TurnTestClient c = open.alice("198.51.100.7", 40001).allocated();
         assertThat(c.createPermission(TurnFixture.SERVER_LISTENER).isSuccess()).isTrue();
 
@@ -85,10 +90,18 @@ class RelayDataTest {
         client.channelBind(0x4001, PEER);
         byte[] padded = TurnTestClient.channelDataBytes(0x4001, 3, new byte[] {1, 2, 3, 0});
 
-        fx.engine.onClientPacket(TurnFixture.UDP_LISTENER, 0, client.address, new UnsafeBuffer(padded), 0, padded.length,
+        fx.engine.onClientPacket(
+                TurnFixture.UDP_LISTENER,
+                0,
+                client.address,
+                new UnsafeBuffer(padded),
+                0,
+                padded.length,
                 fx.clock.nowNs());
 
-        assertThat(fx.sink.takePeer()).singleElement().satisfies(p -> assertThat(p.bytes()).containsExactly(1, 2, 3));
+        assertThat(fx.sink.takePeer())
+                .singleElement()
+                .satisfies(p -> assertThat(p.bytes()).containsExactly(1, 2, 3));
     }
 
     @Test
@@ -106,7 +119,13 @@ class RelayDataTest {
         client.channelBind(0x4001, PEER);
         byte[] lying = TurnTestClient.channelDataBytes(0x4001, 100, PAYLOAD);
 
-        fx.engine.onClientPacket(TurnFixture.UDP_LISTENER, 0, client.address, new UnsafeBuffer(lying), 0, lying.length,
+        fx.engine.onClientPacket(
+                TurnFixture.UDP_LISTENER,
+                0,
+                client.address,
+                new UnsafeBuffer(lying),
+                0,
+                lying.length,
                 fx.clock.nowNs());
 
         assertThat(fx.sink.takePeer()).isEmpty();
@@ -122,14 +141,18 @@ class RelayDataTest {
 
         List<RecordingSink.ToClient> messages = client.received();
         assertThat(messages).singleElement().satisfies(m -> {
-            assertThat(m.buffer()).as("no copy: the header goes into the headroom").isSameAs(datagram);
+            assertThat(m.buffer())
+                    .as("no copy: the header goes into the headroom")
+                    .isSameAs(datagram);
             assertThat(m.offset()).isZero();
             UnsafeBuffer b = new UnsafeBuffer(m.bytes());
             assertThat(b.getShort(0, ByteOrder.BIG_ENDIAN) & 0xFFFF).isEqualTo(0x4001);
             assertThat(b.getShort(2, ByteOrder.BIG_ENDIAN) & 0xFFFF).isEqualTo(PAYLOAD.length);
-            assertThat(java.util.Arrays.copyOfRange(m.bytes(), 4, m.bytes().length)).containsExactly(PAYLOAD);
+            assertThat(java.util.Arrays.copyOfRange(m.bytes(), 4, m.bytes().length))
+                    .containsExactly(PAYLOAD);
         });
-        assertThat(fx.counters().relayedPackets(TurnCounters.DIRECTION_PEER_TO_CLIENT, TransportProtocol.UDP)).isEqualTo(1);
+        assertThat(fx.counters().relayedPackets(TurnCounters.DIRECTION_PEER_TO_CLIENT, TransportProtocol.UDP))
+                .isEqualTo(1);
     }
 
     @Test
@@ -155,7 +178,11 @@ class RelayDataTest {
         c.allocate(w -> w.putInt(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x02 << 24));
         TransportAddress peer6 = TransportAddress.parse("2001:db8:1::5", 5000);
         assertThat(c.createPermission(peer6, PEER).isSuccess()).isTrue();
-        int relay6 = dual.relays.open.entrySet().stream().filter(e -> !e.getValue().isIpv4()).findFirst().orElseThrow().getKey();
+        int relay6 = dual.relays.open.entrySet().stream()
+                .filter(e -> !e.getValue().isIpv4())
+                .findFirst()
+                .orElseThrow()
+                .getKey();
         c.received();
 
         dual.peerSends(relay6, peer6, PAYLOAD);
@@ -167,7 +194,9 @@ class RelayDataTest {
         StunResponse data = StunResponse.parse(got.get(0).bytes());
         assertThat(data.xorAddress(AttributeType.XOR_PEER_ADDRESS)).isEqualTo(peer6);
         List<RecordingSink.ToPeer> sent = dual.sink.takePeer();
-        assertThat(sent).extracting(RecordingSink.ToPeer::relayId).as("each family through its own relay socket")
+        assertThat(sent)
+                .extracting(RecordingSink.ToPeer::relayId)
+                .as("each family through its own relay socket")
                 .containsExactly(relay6, c.relayId());
     }
 
@@ -215,6 +244,7 @@ class RelayDataTest {
             assertThat(m.listenerId()).isEqualTo(TurnFixture.TCP_LISTENER);
             assertThat(m.connectionId()).isEqualTo(5);
         });
-        assertThat(fx.counters().relayedPackets(TurnCounters.DIRECTION_PEER_TO_CLIENT, TransportProtocol.TCP)).isEqualTo(1);
+        assertThat(fx.counters().relayedPackets(TurnCounters.DIRECTION_PEER_TO_CLIENT, TransportProtocol.TCP))
+                .isEqualTo(1);
     }
 }

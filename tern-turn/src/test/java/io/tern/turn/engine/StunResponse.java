@@ -22,8 +22,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class StunResponse {
     private static final ByteOrder ORDER = ByteOrder.BIG_ENDIAN;
 
-    record Attribute(int type, int valueOffset, int valueLength, int attributeOffset) {
-    }
+    record Attribute(int type, int valueOffset, int valueLength, int attributeOffset) {}
 
     final byte[] bytes;
     final UnsafeBuffer buffer;
@@ -167,7 +166,9 @@ final class StunResponse {
     @Override
     public String toString() {
         int code = errorCode();
-        return "STUN type=0x" + Integer.toHexString(messageType()) + (code != 0 ? " error=" + code : "")
-                + " attrs=" + attributes.stream().map(a -> "0x" + Integer.toHexString(a.type)).toList();
+        return "STUN type=0x" + Integer.toHexString(messageType()) + (code != 0 ? " error=" + code : "") + " attrs="
+                + attributes.stream()
+                        .map(a -> "0x" + Integer.toHexString(a.type))
+                        .toList();
     }
 }

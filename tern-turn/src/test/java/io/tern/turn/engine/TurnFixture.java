@@ -50,8 +50,11 @@ final class TurnFixture {
                 new AllocationQuota(b.userQuota, b.totalQuota, 100_000),
                 new RelayPortPool(b.portMin, b.portMax, 42),
                 b.ipv6Relay ? new RelayPortPool(b.portMin, b.portMax, 43) : null,
-                PeerAddressPolicy.of(b.allowed.stream().map(IpRange::parse).toList(),
-                        b.denied.stream().map(IpRange::parse).toList(), b.allowLoopback, List.of(SERVER_LISTENER)),
+                PeerAddressPolicy.of(
+                        b.allowed.stream().map(IpRange::parse).toList(),
+                        b.denied.stream().map(IpRange::parse).toList(),
+                        b.allowLoopback,
+                        List.of(SERVER_LISTENER)),
                 "nonce-key-for-tests".getBytes(StandardCharsets.UTF_8),
                 b.nonceLifetimeNs,
                 clock::epochSeconds,
@@ -118,7 +121,7 @@ final class TurnFixture {
         private final List<String> secrets = new ArrayList<>();
         private final List<String> allowed = new ArrayList<>();
         private final List<String> denied = new ArrayList<>();
-        private Consumer<TurnEngineConfig.Builder> configure = c -> { };
+        private Consumer<TurnEngineConfig.Builder> configure = c -> {};
         private boolean ipv6Relay;
         private boolean allowLoopback;
         private int userQuota;

@@ -44,6 +44,7 @@ final class TurnTestClient {
     boolean sha256Password;
     /** Send USERHASH instead of USERNAME. */
     boolean userhash;
+
     boolean fingerprint = true;
     /** Answer a 438 by taking the new nonce and retrying once, as real clients do. */
     boolean retryStaleNonce = true;
@@ -147,8 +148,14 @@ final class TurnTestClient {
      * client since the last look (ChannelData is skipped).
      */
     List<StunResponse> deliver(byte[] message) {
-        fx.engine.onClientPacket(listenerId, connectionId, address.copy(), new UnsafeBuffer(message.clone()), 0,
-                message.length, fx.clock.nowNs());
+        fx.engine.onClientPacket(
+                listenerId,
+                connectionId,
+                address.copy(),
+                new UnsafeBuffer(message.clone()),
+                0,
+                message.length,
+                fx.clock.nowNs());
         List<StunResponse> out = new ArrayList<>();
         for (RecordingSink.ToClient m : received()) {
             if ((m.bytes()[0] & 0xC0) != 0x40) {
@@ -173,7 +180,9 @@ final class TurnTestClient {
         List<RecordingSink.ToClient> mine = new ArrayList<>();
         for (int i = seen; i < all.size(); i++) {
             RecordingSink.ToClient m = all.get(i);
-            if (m.listenerId() == listenerId && m.connectionId() == connectionId && m.client().equals(address)) {
+            if (m.listenerId() == listenerId
+                    && m.connectionId() == connectionId
+                    && m.client().equals(address)) {
                 mine.add(m);
             }
         }
@@ -211,7 +220,7 @@ final class TurnTestClient {
     }
 
     StunResponse allocate() {
-        return allocate(w -> { });
+        return allocate(w -> {});
     }
 
     StunResponse allocate(Consumer<StunMessageWriter> extra) {
@@ -245,7 +254,7 @@ final class TurnTestClient {
     }
 
     StunResponse refresh() {
-        return request(StunMethod.REFRESH, w -> { });
+        return request(StunMethod.REFRESH, w -> {});
     }
 
     StunResponse createPermission(TransportAddress... peers) {
@@ -274,7 +283,8 @@ final class TurnTestClient {
     /** ChannelData from this client; returns the buffer handed to the engine, for zero-copy checks. */
     UnsafeBuffer channelData(int channel, byte[] data) {
         UnsafeBuffer buffer = new UnsafeBuffer(channelDataBytes(channel, data.length, data));
-        fx.engine.onClientPacket(listenerId, connectionId, address.copy(), buffer, 0, buffer.capacity(), fx.clock.nowNs());
+        fx.engine.onClientPacket(
+                listenerId, connectionId, address.copy(), buffer, 0, buffer.capacity(), fx.clock.nowNs());
         return buffer;
     }
 

@@ -8,13 +8,15 @@ import org.junit.jupiter.api.Test;
 
 /** 401 answers are rate-limited per source IP, so the relay can't reflect a flood at a spoofed victim. */
 class UnauthenticatedRateLimitTest {
-    private final TurnFixture fx = TurnFixture.builder().config(c -> c.unauthenticatedRate(1, 5)).build();
+    private final TurnFixture fx =
+            TurnFixture.builder().config(c -> c.unauthenticatedRate(1, 5)).build();
 
     private int answersTo(String ip, int requests) {
         int answers = 0;
         for (int i = 0; i < requests; i++) {
             TurnTestClient client = fx.client(ip, 30000 + i);
-            answers += client.deliver(client.unsignedRequest(StunMethod.ALLOCATE, udpTransport())).size();
+            answers += client.deliver(client.unsignedRequest(StunMethod.ALLOCATE, udpTransport()))
+                    .size();
         }
         return answers;
     }
@@ -41,7 +43,9 @@ class UnauthenticatedRateLimitTest {
 
         assertThat(answersTo("198.51.100.66", 10)).isEqualTo(3);
         fx.advanceSeconds(60);
-        assertThat(answersTo("198.51.100.66", 10)).as("refill stops at the burst").isEqualTo(5);
+        assertThat(answersTo("198.51.100.66", 10))
+                .as("refill stops at the burst")
+                .isEqualTo(5);
     }
 
     @Test
@@ -49,7 +53,8 @@ class UnauthenticatedRateLimitTest {
         int answers = 0;
         for (int i = 0; i < 20; i++) {
             TurnTestClient client = fx.tcpClient("198.51.100.66", 30000 + i, 100 + i);
-            answers += client.deliver(client.unsignedRequest(StunMethod.ALLOCATE, udpTransport())).size();
+            answers += client.deliver(client.unsignedRequest(StunMethod.ALLOCATE, udpTransport()))
+                    .size();
         }
         assertThat(answers).isEqualTo(20);
     }

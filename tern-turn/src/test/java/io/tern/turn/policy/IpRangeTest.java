@@ -54,7 +54,8 @@ class IpRangeTest {
 
     @Test
     void equalWhenTheyHoldTheSameAddresses() {
-        assertThat(IpRange.parse("172.16.0.0/12")).isEqualTo(IpRange.parse("172.16.0.0-172.31.255.255"))
+        assertThat(IpRange.parse("172.16.0.0/12"))
+                .isEqualTo(IpRange.parse("172.16.0.0-172.31.255.255"))
                 .hasSameHashCodeAs(IpRange.parse("172.16.0.0-172.31.255.255"));
         assertThat(IpRange.parse("10.0.0.45")).isEqualTo(IpRange.parse("10.0.0.45-10.0.0.45"));
         assertThat(IpRange.parse("::ffff:10.0.0.1")).isEqualTo(IpRange.parse("10.0.0.1"));
@@ -72,22 +73,25 @@ class IpRangeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "10.0.0.9-10.0.0.1 | range start is above its end",
-        "10.0.0.1-::1      | mixed address families",
-        "10.0.0.0/33       | prefix length must be 0-32: '33'",
-        "::/129            | prefix length must be 0-128: '129'",
-        "10.0.0.0/x        | prefix length must be 0-32: 'x'",
-        "10.0.0.0/+8       | prefix length must be 0-32: '+8'",
-        "10.0.0.0/         | prefix length must be 0-32: ''",
-        "nonsense          | not an IP address: 'nonsense'",
-        "example.com       | not an IP address: 'example.com'",
-        "1.2.3             | not an IP address: '1.2.3'",
-        "256.1.1.1         | not an IP address: '256.1.1.1'",
-        "010.0.0.1         | not an IP address: '010.0.0.1'",
-        "1.2.3.4-          | not an IP address: ''",
-        "fe80::1::2/64     | not an IP address: 'fe80::1::2'",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "10.0.0.9-10.0.0.1 | range start is above its end",
+                "10.0.0.1-::1      | mixed address families",
+                "10.0.0.0/33       | prefix length must be 0-32: '33'",
+                "::/129            | prefix length must be 0-128: '129'",
+                "10.0.0.0/x        | prefix length must be 0-32: 'x'",
+                "10.0.0.0/+8       | prefix length must be 0-32: '+8'",
+                "10.0.0.0/         | prefix length must be 0-32: ''",
+                "nonsense          | not an IP address: 'nonsense'",
+                "example.com       | not an IP address: 'example.com'",
+                "1.2.3             | not an IP address: '1.2.3'",
+                "256.1.1.1         | not an IP address: '256.1.1.1'",
+                "010.0.0.1         | not an IP address: '010.0.0.1'",
+                "1.2.3.4-          | not an IP address: ''",
+                "fe80::1::2/64     | not an IP address: 'fe80::1::2'",
+            })
     void invalidRangesAreRejectedWithAReason(String text, String reason) {
         assertThatThrownBy(() -> IpRange.parse(text))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -12,10 +12,15 @@ import java.util.zip.Inflater;
 public final class MessageInflater {
     /** §7.2.2: appended to the compressed payload of every message before inflating. */
     private static final byte[] TAIL = {0x00, 0x00, (byte) 0xFF, (byte) 0xFF};
+
     private static final byte[] EMPTY = new byte[0];
     private static final int MIN_CHUNK_BYTES = 1024;
 
-    public enum Result { OK, TOO_BIG, CORRUPT }
+    public enum Result {
+        OK,
+        TOO_BIG,
+        CORRUPT
+    }
 
     private final CodecPool pool;
     private final boolean noContextTakeover;
@@ -42,7 +47,8 @@ public final class MessageInflater {
 
     /** Ends the message: feeds the implicit tail and, without context takeover, returns the inflater. */
     public Result finish(GrowableBytes out, int maxBytes) {
-        Result result = inflater != null && inflater.finished() ? Result.OK : inflate(TAIL, 0, TAIL.length, out, maxBytes);
+        Result result =
+                inflater != null && inflater.finished() ? Result.OK : inflate(TAIL, 0, TAIL.length, out, maxBytes);
         if (noContextTakeover || inflater.finished()) {
             // A peer may end a message with a final block; the next message then starts a fresh stream.
             endMessage();

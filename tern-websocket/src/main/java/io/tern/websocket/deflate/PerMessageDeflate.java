@@ -19,12 +19,10 @@ public final class PerMessageDeflate {
     private static final String SERVER_MAX_WINDOW_BITS = "server_max_window_bits";
     private static final String CLIENT_MAX_WINDOW_BITS = "client_max_window_bits";
 
-    private PerMessageDeflate() {
-    }
+    private PerMessageDeflate() {}
 
     /** A server's acceptance: the negotiated parameters and the extension element for the response. */
-    public record Accepted(DeflateParameters parameters, String responseElement) {
-    }
+    public record Accepted(DeflateParameters parameters, String responseElement) {}
 
     /**
      * Server side (§5.1, §7.1): accepts the first permessage-deflate offer whose parameters are all
@@ -65,8 +63,8 @@ public final class PerMessageDeflate {
         if (serverWindowBits != ElementParameters.ABSENT) {
             response.append("; ").append(SERVER_MAX_WINDOW_BITS).append('=').append(serverWindowBits);
         }
-        DeflateParameters parameters = new DeflateParameters(serverNoContext, clientNoContext,
-                orMaxWindowBits(serverWindowBits), DeflateParameters.MAX_WINDOW_BITS);
+        DeflateParameters parameters = new DeflateParameters(
+                serverNoContext, clientNoContext, orMaxWindowBits(serverWindowBits), DeflateParameters.MAX_WINDOW_BITS);
         return new Accepted(parameters, response.toString());
     }
 
@@ -105,8 +103,11 @@ public final class PerMessageDeflate {
         }
         // §7.1.1.2: having offered client_no_context_takeover, we keep that promise even if it is not echoed.
         boolean clientNoContext = config.offerClientNoContextTakeover() || answer.clientNoContextTakeover();
-        return new DeflateParameters(answer.serverNoContextTakeover(), clientNoContext,
-                orMaxWindowBits(answer.serverMaxWindowBits()), orMaxWindowBits(answer.clientMaxWindowBits()));
+        return new DeflateParameters(
+                answer.serverNoContextTakeover(),
+                clientNoContext,
+                orMaxWindowBits(answer.serverMaxWindowBits()),
+                orMaxWindowBits(answer.clientMaxWindowBits()));
     }
 
     private static int orMaxWindowBits(int windowBits) {
@@ -118,8 +119,11 @@ public final class PerMessageDeflate {
      * share (§7): every parameter known and unrepeated, the no_context_takeover ones without a
      * value, window bits in 8..15.
      */
-    private record ElementParameters(boolean serverNoContextTakeover, boolean clientNoContextTakeover,
-                                     int serverMaxWindowBits, int clientMaxWindowBits) {
+    private record ElementParameters(
+            boolean serverNoContextTakeover,
+            boolean clientNoContextTakeover,
+            int serverMaxWindowBits,
+            int clientMaxWindowBits) {
         /** A max_window_bits parameter that is not there. */
         static final int ABSENT = 0;
         /** client_max_window_bits named without a value (allowed in an offer, §7.1.2.2). */

@@ -11,12 +11,13 @@ package io.tern.websocket.deflate;
  * @param requestServerMaxWindowBits client: offer server_max_window_bits=N when 8..15, nothing when 0
  * @param offerClientNoContextTakeover client: offer client_no_context_takeover
  */
-public record PerMessageDeflateConfig(CodecPool pool,
-                                      boolean forceServerNoContextTakeover,
-                                      boolean forceClientNoContextTakeover,
-                                      boolean requestServerNoContextTakeover,
-                                      int requestServerMaxWindowBits,
-                                      boolean offerClientNoContextTakeover) {
+public record PerMessageDeflateConfig(
+        CodecPool pool,
+        boolean forceServerNoContextTakeover,
+        boolean forceClientNoContextTakeover,
+        boolean requestServerNoContextTakeover,
+        int requestServerMaxWindowBits,
+        boolean offerClientNoContextTakeover) {
 
     /** Honours every offer as given: context takeover kept unless the peer asks otherwise. */
     public static PerMessageDeflateConfig honourOffers(CodecPool pool) {
@@ -28,9 +29,14 @@ public record PerMessageDeflateConfig(CodecPool pool,
         return new PerMessageDeflateConfig(pool, true, true, true, 0, true);
     }
 
-    public PerMessageDeflateConfig withClientOffer(boolean serverNoContextTakeover, int serverMaxWindowBits,
-                                                   boolean clientNoContextTakeover) {
-        return new PerMessageDeflateConfig(pool, forceServerNoContextTakeover, forceClientNoContextTakeover,
-                serverNoContextTakeover, serverMaxWindowBits, clientNoContextTakeover);
+    public PerMessageDeflateConfig withClientOffer(
+            boolean serverNoContextTakeover, int serverMaxWindowBits, boolean clientNoContextTakeover) {
+        return new PerMessageDeflateConfig(
+                pool,
+                forceServerNoContextTakeover,
+                forceClientNoContextTakeover,
+                serverNoContextTakeover,
+                serverMaxWindowBits,
+                clientNoContextTakeover);
     }
 }

@@ -19,8 +19,7 @@ public final class WebSocketEchoServer {
     public static final int DEFAULT_PORT = 9001;
     private static final int MAX_MESSAGE_BYTES = 32 << 20;
 
-    private WebSocketEchoServer() {
-    }
+    private WebSocketEchoServer() {}
 
     public static WebSocketConfig echoConfig() {
         return WebSocketConfig.defaults()
@@ -38,7 +37,8 @@ public final class WebSocketEchoServer {
         return start(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), echoConfig());
     }
 
-    public static NettyWebSocketServer start(InetSocketAddress address, WebSocketConfig config) throws InterruptedException {
+    public static NettyWebSocketServer start(InetSocketAddress address, WebSocketConfig config)
+            throws InterruptedException {
         return NettyWebSocketServer.start(address, 0, config, echoBackpressure(), EchoListener::new);
     }
 

@@ -10,6 +10,7 @@ public final class CloseCodes {
     public static final int NO_STATUS = 1005;
     /** Never on the wire: the connection ended without a Close frame. */
     public static final int ABNORMAL = 1006;
+
     public static final int INVALID_PAYLOAD = 1007;
     public static final int POLICY_VIOLATION = 1008;
     public static final int MESSAGE_TOO_BIG = 1009;
@@ -18,8 +19,7 @@ public final class CloseCodes {
     /** §5.5.1: the reason must fit a control frame after the two code bytes. */
     public static final int MAX_REASON_BYTES = 123;
 
-    private CloseCodes() {
-    }
+    private CloseCodes() {}
 
     /**
      * Whether a received Close frame may carry this code: the codes RFC 6455 defines for the wire,

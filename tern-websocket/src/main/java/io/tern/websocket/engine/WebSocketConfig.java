@@ -18,47 +18,105 @@ import java.util.concurrent.TimeUnit;
  * @param deflate permessage-deflate negotiation, or null to neither offer nor accept it
  * @param subprotocols supported subprotocols in preference order (server) or offered (client)
  */
-public record WebSocketConfig(int maxFrameBytes, int maxMessageBytes, int maxHandshakeBytes,
-                              long handshakeTimeoutNs, long closeTimeoutNs, int autoFragmentBytes,
-                              int retainBufferBytes, PerMessageDeflateConfig deflate, List<String> subprotocols) {
+public record WebSocketConfig(
+        int maxFrameBytes,
+        int maxMessageBytes,
+        int maxHandshakeBytes,
+        long handshakeTimeoutNs,
+        long closeTimeoutNs,
+        int autoFragmentBytes,
+        int retainBufferBytes,
+        PerMessageDeflateConfig deflate,
+        List<String> subprotocols) {
 
     /** Keeps {@code limit + 1} representable, which the inflater uses to prove an overflow. */
     private static final int MAX_LIMIT_BYTES = Integer.MAX_VALUE - 64;
 
     public WebSocketConfig {
-        if (maxFrameBytes <= 0 || maxFrameBytes > MAX_LIMIT_BYTES || maxMessageBytes <= 0 || maxMessageBytes > MAX_LIMIT_BYTES) {
+        if (maxFrameBytes <= 0
+                || maxFrameBytes > MAX_LIMIT_BYTES
+                || maxMessageBytes <= 0
+                || maxMessageBytes > MAX_LIMIT_BYTES) {
             throw new IllegalArgumentException("limits must be in 1.." + MAX_LIMIT_BYTES);
         }
         subprotocols = List.copyOf(subprotocols);
     }
 
     public static WebSocketConfig defaults() {
-        return new WebSocketConfig(1 << 20, 1 << 20, 8192, TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(5),
-                0, 64 * 1024, null, List.of());
+        return new WebSocketConfig(
+                1 << 20,
+                1 << 20,
+                8192,
+                TimeUnit.SECONDS.toNanos(10),
+                TimeUnit.SECONDS.toNanos(5),
+                0,
+                64 * 1024,
+                null,
+                List.of());
     }
 
     public WebSocketConfig withLimits(int maxFrameBytes, int maxMessageBytes) {
-        return new WebSocketConfig(maxFrameBytes, maxMessageBytes, maxHandshakeBytes, handshakeTimeoutNs, closeTimeoutNs,
-                autoFragmentBytes, retainBufferBytes, deflate, subprotocols);
+        return new WebSocketConfig(
+                maxFrameBytes,
+                maxMessageBytes,
+                maxHandshakeBytes,
+                handshakeTimeoutNs,
+                closeTimeoutNs,
+                autoFragmentBytes,
+                retainBufferBytes,
+                deflate,
+                subprotocols);
     }
 
     public WebSocketConfig withDeflate(PerMessageDeflateConfig deflate) {
-        return new WebSocketConfig(maxFrameBytes, maxMessageBytes, maxHandshakeBytes, handshakeTimeoutNs, closeTimeoutNs,
-                autoFragmentBytes, retainBufferBytes, deflate, subprotocols);
+        return new WebSocketConfig(
+                maxFrameBytes,
+                maxMessageBytes,
+                maxHandshakeBytes,
+                handshakeTimeoutNs,
+                closeTimeoutNs,
+                autoFragmentBytes,
+                retainBufferBytes,
+                deflate,
+                subprotocols);
     }
 
     public WebSocketConfig withAutoFragmentBytes(int autoFragmentBytes) {
-        return new WebSocketConfig(maxFrameBytes, maxMessageBytes, maxHandshakeBytes, handshakeTimeoutNs, closeTimeoutNs,
-                autoFragmentBytes, retainBufferBytes, deflate, subprotocols);
+        return new WebSocketConfig(
+                maxFrameBytes,
+                maxMessageBytes,
+                maxHandshakeBytes,
+                handshakeTimeoutNs,
+                closeTimeoutNs,
+                autoFragmentBytes,
+                retainBufferBytes,
+                deflate,
+                subprotocols);
     }
 
     public WebSocketConfig withTimeouts(long handshakeTimeoutNs, long closeTimeoutNs) {
-        return new WebSocketConfig(maxFrameBytes, maxMessageBytes, maxHandshakeBytes, handshakeTimeoutNs, closeTimeoutNs,
-                autoFragmentBytes, retainBufferBytes, deflate, subprotocols);
+        return new WebSocketConfig(
+                maxFrameBytes,
+                maxMessageBytes,
+                maxHandshakeBytes,
+                handshakeTimeoutNs,
+                closeTimeoutNs,
+                autoFragmentBytes,
+                retainBufferBytes,
+                deflate,
+                subprotocols);
     }
 
     public WebSocketConfig withSubprotocols(List<String> subprotocols) {
-        return new WebSocketConfig(maxFrameBytes, maxMessageBytes, maxHandshakeBytes, handshakeTimeoutNs, closeTimeoutNs,
-                autoFragmentBytes, retainBufferBytes, deflate, subprotocols);
+        return new WebSocketConfig(
+                maxFrameBytes,
+                maxMessageBytes,
+                maxHandshakeBytes,
+                handshakeTimeoutNs,
+                closeTimeoutNs,
+                autoFragmentBytes,
+                retainBufferBytes,
+                deflate,
+                subprotocols);
     }
 }

@@ -30,7 +30,10 @@ import java.util.random.RandomGenerator;
  * <p>Not thread-safe: one engine belongs to one event loop.
  */
 public final class WebSocketEngine {
-    public enum Role { SERVER, CLIENT }
+    public enum Role {
+        SERVER,
+        CLIENT
+    }
 
     /** Connection states (RFC 6455 §4, §7). */
     public enum State {
@@ -42,7 +45,10 @@ public final class WebSocketEngine {
         CLOSED
     }
 
-    private enum DecodeState { HEADER, PAYLOAD }
+    private enum DecodeState {
+        HEADER,
+        PAYLOAD
+    }
 
     private static final int NO_MESSAGE = -1;
 
@@ -88,8 +94,13 @@ public final class WebSocketEngine {
     private final GrowableBytes masked = new GrowableBytes();
     private final byte[] controlOut = new byte[FrameHeader.MAX_CONTROL_PAYLOAD_BYTES];
 
-    private WebSocketEngine(Role role, WebSocketConfig config, WebSocketSink sink, RandomGenerator random,
-                            String clientHost, String clientTarget) {
+    private WebSocketEngine(
+            Role role,
+            WebSocketConfig config,
+            WebSocketSink sink,
+            RandomGenerator random,
+            String clientHost,
+            String clientTarget) {
         this.role = role;
         this.config = config;
         this.sink = sink;
@@ -105,8 +116,8 @@ public final class WebSocketEngine {
     /**
      * @param random source of the handshake key and masking keys; RFC 6455 §10.3 wants it unpredictable
      */
-    public static WebSocketEngine client(WebSocketConfig config, WebSocketSink sink, RandomGenerator random,
-                                         String host, String target) {
+    public static WebSocketEngine client(
+            WebSocketConfig config, WebSocketSink sink, RandomGenerator random, String host, String target) {
         return new WebSocketEngine(Role.CLIENT, config, sink, random, host, target);
     }
 
@@ -118,16 +129,28 @@ public final class WebSocketEngine {
             random.nextBytes(key);
             clientKey = Base64.getEncoder().encodeToString(key);
             StringBuilder request = new StringBuilder(256)
-                    .append("GET ").append(clientTarget).append(" HTTP/1.1\r\n")
-                    .append("Host: ").append(clientHost).append("\r\n")
+                    .append("GET ")
+                    .append(clientTarget)
+                    .append(" HTTP/1.1\r\n")
+                    .append("Host: ")
+                    .append(clientHost)
+                    .append("\r\n")
                     .append("Upgrade: websocket\r\nConnection: Upgrade\r\n")
-                    .append("Sec-WebSocket-Key: ").append(clientKey).append("\r\n")
-                    .append("Sec-WebSocket-Version: ").append(Handshake.VERSION).append("\r\n");
+                    .append("Sec-WebSocket-Key: ")
+                    .append(clientKey)
+                    .append("\r\n")
+                    .append("Sec-WebSocket-Version: ")
+                    .append(Handshake.VERSION)
+                    .append("\r\n");
             if (config.deflate() != null) {
-                request.append("Sec-WebSocket-Extensions: ").append(PerMessageDeflate.offer(config.deflate())).append("\r\n");
+                request.append("Sec-WebSocket-Extensions: ")
+                        .append(PerMessageDeflate.offer(config.deflate()))
+                        .append("\r\n");
             }
             if (!config.subprotocols().isEmpty()) {
-                request.append("Sec-WebSocket-Protocol: ").append(String.join(", ", config.subprotocols())).append("\r\n");
+                request.append("Sec-WebSocket-Protocol: ")
+                        .append(String.join(", ", config.subprotocols()))
+                        .append("\r\n");
             }
             transmitAscii(request.append("\r\n"));
         }
@@ -249,7 +272,8 @@ public final class WebSocketEngine {
             return fail(CloseCodes.PROTOCOL_ERROR, "unknown opcode");
         }
         if (header.masked() != (role == Role.SERVER)) {
-            return fail(CloseCodes.PROTOCOL_ERROR, role == Role.SERVER ? "client frame not masked" : "server frame masked");
+            return fail(
+                    CloseCodes.PROTOCOL_ERROR, role == Role.SERVER ? "client frame not masked" : "server frame masked");
         }
         if (payloadBytes < 0) {
             return fail(CloseCodes.PROTOCOL_ERROR, "payload length has its top bit set");
@@ -418,11 +442,14 @@ public final class WebSocketEngine {
     /** RFC 6455 §4.2.1 and §4.2.2. */
     private boolean acceptRequest(HttpHead head) {
         String[] requestLine = head.startLine().split(" ", -1);
-        if (requestLine.length != 3 || !requestLine[0].equals("GET") || !requestLine[2].equals("HTTP/1.1")
+        if (requestLine.length != 3
+                || !requestLine[0].equals("GET")
+                || !requestLine[2].equals("HTTP/1.1")
                 || requestLine[1].isEmpty()) {
             return rejectHandshake("400 Bad Request", "not a GET HTTP/1.1 request");
         }
-        if (head.field("host") == null || !head.fieldHasToken("upgrade", "websocket")
+        if (head.field("host") == null
+                || !head.fieldHasToken("upgrade", "websocket")
                 || !head.fieldHasToken("connection", "upgrade")) {
             return rejectHandshake("400 Bad Request", "not a WebSocket upgrade");
         }
@@ -435,7 +462,9 @@ public final class WebSocketEngine {
         }
         StringBuilder response = new StringBuilder(256)
                 .append("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n")
-                .append("Sec-WebSocket-Accept: ").append(Handshake.acceptKey(key)).append("\r\n");
+                .append("Sec-WebSocket-Accept: ")
+                .append(Handshake.acceptKey(key))
+                .append("\r\n");
         if (config.deflate() != null) {
             List<ExtensionOffer> offers;
             try {
@@ -446,7 +475,9 @@ public final class WebSocketEngine {
             }
             PerMessageDeflate.Accepted accepted = PerMessageDeflate.accept(offers, config.deflate());
             if (accepted != null) {
-                response.append("Sec-WebSocket-Extensions: ").append(accepted.responseElement()).append("\r\n");
+                response.append("Sec-WebSocket-Extensions: ")
+                        .append(accepted.responseElement())
+                        .append("\r\n");
                 enableDeflate(accepted.parameters());
             }
         }
@@ -455,7 +486,9 @@ public final class WebSocketEngine {
             for (String supported : config.subprotocols()) {
                 if (head.fieldHasToken("sec-websocket-protocol", supported)) {
                     subprotocol = supported;
-                    response.append("Sec-WebSocket-Protocol: ").append(supported).append("\r\n");
+                    response.append("Sec-WebSocket-Protocol: ")
+                            .append(supported)
+                            .append("\r\n");
                     break;
                 }
             }
@@ -512,10 +545,12 @@ public final class WebSocketEngine {
         PerMessageDeflateConfig deflateConfig = config.deflate();
         deflateParameters = parameters;
         boolean server = role == Role.SERVER;
-        deflater = new MessageDeflater(deflateConfig.pool(),
+        deflater = new MessageDeflater(
+                deflateConfig.pool(),
                 server ? parameters.serverNoContextTakeover() : parameters.clientNoContextTakeover(),
                 server ? parameters.serverMaxWindowBits() : parameters.clientMaxWindowBits());
-        inflater = new MessageInflater(deflateConfig.pool(),
+        inflater = new MessageInflater(
+                deflateConfig.pool(),
                 server ? parameters.clientNoContextTakeover() : parameters.serverNoContextTakeover());
     }
 
@@ -527,7 +562,8 @@ public final class WebSocketEngine {
 
     private boolean rejectHandshake(String status, String reason) {
         if (role == Role.SERVER) {
-            transmitAscii(new StringBuilder("HTTP/1.1 ").append(status)
+            transmitAscii(new StringBuilder("HTTP/1.1 ")
+                    .append(status)
                     .append("\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"));
         }
         return failHandshake(reason);
@@ -570,7 +606,13 @@ public final class WebSocketEngine {
         do {
             int chunk = Math.min(fragmentBytes, payloadBytes - sent);
             boolean fin = sent + chunk == payloadBytes;
-            writeFrame(fin, sent == 0 ? rsv : 0, sent == 0 ? opcode : Opcode.CONTINUATION, payload, payloadOffset + sent, chunk);
+            writeFrame(
+                    fin,
+                    sent == 0 ? rsv : 0,
+                    sent == 0 ? opcode : Opcode.CONTINUATION,
+                    payload,
+                    payloadOffset + sent,
+                    chunk);
             sent += chunk;
         } while (sent < payloadBytes);
         compressed.clear(config.retainBufferBytes());
@@ -593,7 +635,8 @@ public final class WebSocketEngine {
     public void close(int code, String reason, long nowNs) {
         byte[] reasonBytes = reason.getBytes(StandardCharsets.UTF_8);
         if (!CloseCodes.isValidOnWire(code) || reasonBytes.length > CloseCodes.MAX_REASON_BYTES) {
-            throw new IllegalArgumentException("cannot send close code " + code + " with a " + reasonBytes.length + "-byte reason");
+            throw new IllegalArgumentException(
+                    "cannot send close code " + code + " with a " + reasonBytes.length + "-byte reason");
         }
         if (state != State.OPEN) {
             return;
@@ -668,5 +711,4 @@ public final class WebSocketEngine {
         byte[] bytes = text.toString().getBytes(StandardCharsets.ISO_8859_1);
         sink.transmit(bytes, 0, bytes.length);
     }
-
 }

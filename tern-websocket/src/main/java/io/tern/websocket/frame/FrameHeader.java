@@ -69,8 +69,10 @@ public final class FrameHeader {
 
     public int maskKey() {
         int keyOffset = offset + headerBytes() - 4;
-        return ((buffer[keyOffset] & 0xFF) << 24) | ((buffer[keyOffset + 1] & 0xFF) << 16)
-                | ((buffer[keyOffset + 2] & 0xFF) << 8) | (buffer[keyOffset + 3] & 0xFF);
+        return ((buffer[keyOffset] & 0xFF) << 24)
+                | ((buffer[keyOffset + 1] & 0xFF) << 16)
+                | ((buffer[keyOffset + 2] & 0xFF) << 8)
+                | (buffer[keyOffset + 3] & 0xFF);
     }
 
     /**
@@ -79,8 +81,15 @@ public final class FrameHeader {
      * @param rsv RSV bits in first-byte position (e.g. {@link #RSV1})
      * @return bytes written (2..14)
      */
-    public static int encode(byte[] dst, int dstOffset, boolean fin, int rsv, int opcode,
-                             long payloadBytes, boolean masked, int maskKey) {
+    public static int encode(
+            byte[] dst,
+            int dstOffset,
+            boolean fin,
+            int rsv,
+            int opcode,
+            long payloadBytes,
+            boolean masked,
+            int maskKey) {
         int i = dstOffset;
         dst[i++] = (byte) ((fin ? FIN_BIT : 0) | rsv | opcode);
         int maskBit = masked ? MASK_BIT : 0;

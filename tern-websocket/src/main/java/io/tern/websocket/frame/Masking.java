@@ -6,11 +6,9 @@ import java.nio.ByteOrder;
 
 /** RFC 6455 §5.3 masking, applied a long at a time. The same operation masks and unmasks. */
 public final class Masking {
-    private static final VarHandle LONG_VIEW =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG_VIEW = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-    private Masking() {
-    }
+    private Masking() {}
 
     /**
      * XORs {@code length} bytes in place with the big-endian {@code maskKey}, starting at byte

@@ -9,8 +9,7 @@ public final class Opcode {
     public static final int PING = 0x9;
     public static final int PONG = 0xA;
 
-    private Opcode() {
-    }
+    private Opcode() {}
 
     public static boolean isControl(int opcode) {
         return (opcode & 0x8) != 0;

@@ -9,8 +9,7 @@ import java.util.List;
  */
 public record ExtensionOffer(String name, List<Parameter> parameters) {
 
-    public record Parameter(String name, String value) {
-    }
+    public record Parameter(String name, String value) {}
 
     /**
      * Parses a whole field value into its comma-separated elements.

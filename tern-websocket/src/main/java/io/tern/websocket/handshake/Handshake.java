@@ -9,11 +9,11 @@ import java.util.Base64;
 public final class Handshake {
     /** §1.3: the GUID appended to the client's key. */
     public static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
     public static final String VERSION = "13";
     public static final int KEY_BYTES = 16;
 
-    private Handshake() {
-    }
+    private Handshake() {}
 
     public static String acceptKey(String clientKey) {
         try {

@@ -49,8 +49,11 @@ public final class HttpHead {
         for (int i = 1; i < lines.length; i++) {
             String line = lines[i];
             int colon = line.indexOf(':');
-            if (colon <= 0 || line.indexOf('\n') >= 0 || line.indexOf('\r') >= 0
-                    || Character.isWhitespace(line.charAt(0)) || Character.isWhitespace(line.charAt(colon - 1))) {
+            if (colon <= 0
+                    || line.indexOf('\n') >= 0
+                    || line.indexOf('\r') >= 0
+                    || Character.isWhitespace(line.charAt(0))
+                    || Character.isWhitespace(line.charAt(colon - 1))) {
                 return null;
             }
             String name = line.substring(0, colon).toLowerCase(Locale.ROOT);

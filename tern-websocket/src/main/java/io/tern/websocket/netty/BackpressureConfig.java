@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
  * @param maxPendingWriteBytes hard cap on queued bytes; exceeding it closes the connection at once
  * @param slowReaderTimeoutNs how long the channel may stay unwritable before the connection is closed
  */
-public record BackpressureConfig(int lowWaterMarkBytes, int highWaterMarkBytes, long maxPendingWriteBytes,
-                                 long slowReaderTimeoutNs) {
+public record BackpressureConfig(
+        int lowWaterMarkBytes, int highWaterMarkBytes, long maxPendingWriteBytes, long slowReaderTimeoutNs) {
 
     public static BackpressureConfig defaults() {
         return new BackpressureConfig(256 * 1024, 1024 * 1024, 4L << 20, TimeUnit.SECONDS.toNanos(10));

@@ -59,13 +59,15 @@ public final class NettyWebSocketClient implements AutoCloseable {
                 .group(group)
                 .channel(Transports.channel())
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                .option(
+                        ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(backpressure.lowWaterMarkBytes(), backpressure.highWaterMarkBytes()))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(WebSocketChannelHandler.client(config, backpressure, completing,
-                                new SecureRandom(), host, target));
+                        ch.pipeline()
+                                .addLast(WebSocketChannelHandler.client(
+                                        config, backpressure, completing, new SecureRandom(), host, target));
                     }
                 })
                 .connect(uri.getHost(), port)

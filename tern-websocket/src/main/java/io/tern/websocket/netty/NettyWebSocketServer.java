@@ -30,9 +30,13 @@ public final class NettyWebSocketServer implements AutoCloseable {
      * @param address where to listen; port 0 picks a free port, see {@link #port()}
      * @param workerThreads event-loop threads; 0 lets Netty choose (twice the cores)
      */
-    public static NettyWebSocketServer start(InetSocketAddress address, int workerThreads, WebSocketConfig config,
-                                             BackpressureConfig backpressure,
-                                             Supplier<? extends WebSocketListener> listeners) throws InterruptedException {
+    public static NettyWebSocketServer start(
+            InetSocketAddress address,
+            int workerThreads,
+            WebSocketConfig config,
+            BackpressureConfig backpressure,
+            Supplier<? extends WebSocketListener> listeners)
+            throws InterruptedException {
         EventLoopGroup boss = Transports.newGroup(1);
         EventLoopGroup workers = Transports.newGroup(workerThreads);
         try {
@@ -41,15 +45,20 @@ public final class NettyWebSocketServer implements AutoCloseable {
                     .channel(Transports.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                            new WriteBufferWaterMark(backpressure.lowWaterMarkBytes(), backpressure.highWaterMarkBytes()))
+                    .childOption(
+                            ChannelOption.WRITE_BUFFER_WATER_MARK,
+                            new WriteBufferWaterMark(
+                                    backpressure.lowWaterMarkBytes(), backpressure.highWaterMarkBytes()))
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(WebSocketChannelHandler.server(config, backpressure, listeners.get()));
+                            ch.pipeline()
+                                    .addLast(WebSocketChannelHandler.server(config, backpressure, listeners.get()));
                         }
                     })
-                    .bind(address).sync().channel();
+                    .bind(address)
+                    .sync()
+                    .channel();
             return new NettyWebSocketServer(boss, workers, channel);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);

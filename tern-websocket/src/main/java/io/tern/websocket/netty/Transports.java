@@ -15,8 +15,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 
 /** Native epoll where the platform has it, NIO elsewhere. */
 public final class Transports {
-    private Transports() {
-    }
+    private Transports() {}
 
     public static boolean epoll() {
         return Epoll.isAvailable();

@@ -41,26 +41,39 @@ public final class WebSocketChannelHandler extends ChannelInboundHandlerAdapter 
     private boolean inRead;
     /** How long a closing connection waits for the peer's FIN before closing anyway. */
     private static final long LINGER_MS = 2000;
+
     private boolean transportClosing;
     private ScheduledFuture<?> timer;
     private long timerDeadlineNs = Long.MAX_VALUE;
     private ScheduledFuture<?> slowReaderCheck;
 
-    private WebSocketChannelHandler(WebSocketConfig config, BackpressureConfig backpressure, WebSocketListener listener,
-                                    boolean server, RandomGenerator random, String host, String target) {
+    private WebSocketChannelHandler(
+            WebSocketConfig config,
+            BackpressureConfig backpressure,
+            WebSocketListener listener,
+            boolean server,
+            RandomGenerator random,
+            String host,
+            String target) {
         this.listener = listener;
         this.backpressure = backpressure;
-        this.engine = server ? WebSocketEngine.server(config, this) : WebSocketEngine.client(config, this, random, host, target);
+        this.engine = server
+                ? WebSocketEngine.server(config, this)
+                : WebSocketEngine.client(config, this, random, host, target);
     }
 
-    public static WebSocketChannelHandler server(WebSocketConfig config, BackpressureConfig backpressure,
-                                                 WebSocketListener listener) {
+    public static WebSocketChannelHandler server(
+            WebSocketConfig config, BackpressureConfig backpressure, WebSocketListener listener) {
         return new WebSocketChannelHandler(config, backpressure, listener, true, null, null, null);
     }
 
-    public static WebSocketChannelHandler client(WebSocketConfig config, BackpressureConfig backpressure,
-                                                 WebSocketListener listener, RandomGenerator random,
-                                                 String host, String target) {
+    public static WebSocketChannelHandler client(
+            WebSocketConfig config,
+            BackpressureConfig backpressure,
+            WebSocketListener listener,
+            RandomGenerator random,
+            String host,
+            String target) {
         return new WebSocketChannelHandler(config, backpressure, listener, false, random, host, target);
     }
 
@@ -143,8 +156,9 @@ public final class WebSocketChannelHandler extends ChannelInboundHandlerAdapter 
             // Stop reading from a peer that does not read: its requests would only queue more replies.
             channel.config().setAutoRead(false);
             if (slowReaderCheck == null) {
-                slowReaderCheck = ctx.executor().schedule(this::closeIfStillUnwritable,
-                        backpressure.slowReaderTimeoutNs(), TimeUnit.NANOSECONDS);
+                slowReaderCheck = ctx.executor()
+                        .schedule(
+                                this::closeIfStillUnwritable, backpressure.slowReaderTimeoutNs(), TimeUnit.NANOSECONDS);
             }
         }
         ctx.fireChannelWritabilityChanged();
@@ -217,9 +231,13 @@ public final class WebSocketChannelHandler extends ChannelInboundHandlerAdapter 
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(written -> {
             if (ctx.channel() instanceof DuplexChannel duplex && duplex.isActive() && written.isSuccess()) {
                 duplex.shutdownOutput();
-                ctx.executor().schedule(() -> {
-                    ctx.close();
-                }, LINGER_MS, TimeUnit.MILLISECONDS);
+                ctx.executor()
+                        .schedule(
+                                () -> {
+                                    ctx.close();
+                                },
+                                LINGER_MS,
+                                TimeUnit.MILLISECONDS);
             } else {
                 ctx.close();
             }

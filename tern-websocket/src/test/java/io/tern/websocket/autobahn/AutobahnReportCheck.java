@@ -24,8 +24,7 @@ public final class AutobahnReportCheck {
     private static final Pattern BEHAVIOR = Pattern.compile("\"behavior\"\\s*:\\s*\"([A-Z_-]+)\"");
     private static final Pattern BEHAVIOR_CLOSE = Pattern.compile("\"behaviorClose\"\\s*:\\s*\"([A-Z_-]+)\"");
 
-    private AutobahnReportCheck() {
-    }
+    private AutobahnReportCheck() {}
 
     /** Args: the plugin's report directory, the directory to copy it to. */
     public static void main(String[] args) throws IOException {
@@ -47,8 +46,13 @@ public final class AutobahnReportCheck {
             String behaviorClose = find(BEHAVIOR_CLOSE, m.group(2));
             counts.merge(behavior, 1, Integer::sum);
             if (!ACCEPTED.contains(behavior) || !ACCEPTED.contains(behaviorClose)) {
-                failures.append("  ").append(m.group(1)).append(": behavior=").append(behavior)
-                        .append(" behaviorClose=").append(behaviorClose).append('\n');
+                failures.append("  ")
+                        .append(m.group(1))
+                        .append(": behavior=")
+                        .append(behavior)
+                        .append(" behaviorClose=")
+                        .append(behaviorClose)
+                        .append('\n');
             }
         }
         String summary = "Autobahn fuzzingclient: " + cases + " cases, by behavior " + counts + "\n";

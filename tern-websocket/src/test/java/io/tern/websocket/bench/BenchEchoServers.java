@@ -35,8 +35,7 @@ import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 public final class BenchEchoServers {
     private static final int MAX_MESSAGE_BYTES = 1 << 20;
 
-    private BenchEchoServers() {
-    }
+    private BenchEchoServers() {}
 
     public static void main(String[] args) throws Exception {
         InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
@@ -52,10 +51,12 @@ public final class BenchEchoServers {
     }
 
     private static AutoCloseable tern(InetSocketAddress address) throws InterruptedException {
-        NettyWebSocketServer server = NettyWebSocketServer.start(address, 1,
+        NettyWebSocketServer server = NettyWebSocketServer.start(
+                address,
+                1,
                 WebSocketConfig.defaults().withLimits(MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES),
-                BackpressureConfig.defaults(), () -> (connection, text, buf, offset, length) ->
-                        connection.send(text, buf, offset, length));
+                BackpressureConfig.defaults(),
+                () -> (connection, text, buf, offset, length) -> connection.send(text, buf, offset, length));
         System.out.println("PORT " + server.port());
         return server;
     }
@@ -63,16 +64,24 @@ public final class BenchEchoServers {
     private static AutoCloseable netty(InetSocketAddress address) throws InterruptedException {
         EventLoopGroup boss = Transports.newGroup(1);
         EventLoopGroup workers = Transports.newGroup(1);
-        Channel channel = new ServerBootstrap().group(boss, workers).channel(Transports.serverChannel())
+        Channel channel = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(Transports.serverChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(65536),
-                                new WebSocketServerProtocolHandler("/", null, false, MAX_MESSAGE_BYTES),
-                                new NettyEcho());
+                        ch.pipeline()
+                                .addLast(
+                                        new HttpServerCodec(),
+                                        new HttpObjectAggregator(65536),
+                                        new WebSocketServerProtocolHandler("/", null, false, MAX_MESSAGE_BYTES),
+                                        new NettyEcho());
                     }
-                }).bind(address).sync().channel();
+                })
+                .bind(address)
+                .sync()
+                .channel();
         System.out.println("PORT " + ((InetSocketAddress) channel.localAddress()).getPort());
         return () -> {
             channel.close().sync();

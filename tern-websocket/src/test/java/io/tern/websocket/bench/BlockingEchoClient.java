@@ -28,7 +28,7 @@ final class BlockingEchoClient implements AutoCloseable {
         in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
         out = socket.getOutputStream();
         out.write(("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
         StringBuilder head = new StringBuilder();
@@ -47,7 +47,8 @@ final class BlockingEchoClient implements AutoCloseable {
     /** Appends one masked frame to {@code dst} at {@code offset}; returns the new offset. */
     int encode(boolean text, byte[] message, byte[] dst, int offset) {
         int key = random.nextInt();
-        int headerBytes = FrameHeader.encode(dst, offset, true, 0, text ? Opcode.TEXT : Opcode.BINARY, message.length, true, key);
+        int headerBytes =
+                FrameHeader.encode(dst, offset, true, 0, text ? Opcode.TEXT : Opcode.BINARY, message.length, true, key);
         System.arraycopy(message, 0, dst, offset + headerBytes, message.length);
         Masking.mask(dst, offset + headerBytes, message.length, key, 0);
         return offset + headerBytes + message.length;

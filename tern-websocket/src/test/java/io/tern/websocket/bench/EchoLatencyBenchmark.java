@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,14 +37,13 @@ public final class EchoLatencyBenchmark {
     private static final long THROUGHPUT_MS = 5000;
     private static final long CLOCK_TICKS_PER_SECOND = 100;
 
-    private record LatencyRow(String server, String caseId, boolean text, int payloadBytes, double meanUs, double p50Us, double p99Us) {
-    }
+    private record LatencyRow(
+            String server, String caseId, boolean text, int payloadBytes, double meanUs, double p50Us, double p99Us) {}
 
-    private record ThroughputRow(String server, double messagesPerSecond, double serverCpuSeconds, double messagesPerCpuSecond) {
-    }
+    private record ThroughputRow(
+            String server, double messagesPerSecond, double serverCpuSeconds, double messagesPerCpuSecond) {}
 
-    private EchoLatencyBenchmark() {
-    }
+    private EchoLatencyBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Path resultsDir = Path.of(args.length > 0 ? args[0] : "bench/results");
@@ -52,16 +51,25 @@ public final class EchoLatencyBenchmark {
         Map<String, Integer> ports = new LinkedHashMap<>();
         try {
             for (String server : SERVERS) {
-                Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xms512m", "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                        BenchEchoServers.class.getName(), server).redirectErrorStream(true).start();
+                Process process = new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java")
+                                        .toString(),
+                                "-Xms512m",
+                                "-Xmx512m",
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                BenchEchoServers.class.getName(),
+                                server)
+                        .redirectErrorStream(true)
+                        .start();
                 processes.put(server, process);
                 ports.put(server, awaitPort(server, process));
             }
             List<LatencyRow> latency = measureLatency(ports);
             List<ThroughputRow> throughput = new ArrayList<>();
             for (String server : SERVERS) {
-                throughput.add(measureThroughput(ports.get(server), processes.get(server).pid(), server));
+                throughput.add(measureThroughput(
+                        ports.get(server), processes.get(server).pid(), server));
             }
             write(resultsDir, latency, throughput);
         } finally {
@@ -74,7 +82,8 @@ public final class EchoLatencyBenchmark {
     }
 
     private static int awaitPort(String server, Process process) throws IOException {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader reader =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line;
         while ((line = reader.readLine()) != null && !line.startsWith("PORT ")) {
             System.err.println(server + ": " + line);
@@ -83,7 +92,7 @@ public final class EchoLatencyBenchmark {
             throw new IllegalStateException(server + " server did not start");
         }
         // Keep draining so a chatty server never blocks on a full pipe.
-        Thread.ofPlatform().daemon().start(() -> reader.lines().forEach(l -> { }));
+        Thread.ofPlatform().daemon().start(() -> reader.lines().forEach(l -> {}));
         return Integer.parseInt(line.substring(5).trim());
     }
 
@@ -100,8 +109,14 @@ public final class EchoLatencyBenchmark {
                     Arrays.fill(message, (byte) 'x');
                     for (int k = 0; k < SERVERS.size(); k++) {
                         String server = SERVERS.get((round + k) % SERVERS.size());
-                        Histogram histogram = histograms.computeIfAbsent(server + "/" + text + "/" + i, key -> new Histogram(3));
-                        echoes(ports.get(server), text, message, round == 0 ? WARMUP_ECHOES : ROUND_WARMUP_ECHOES, histogram);
+                        Histogram histogram =
+                                histograms.computeIfAbsent(server + "/" + text + "/" + i, key -> new Histogram(3));
+                        echoes(
+                                ports.get(server),
+                                text,
+                                message,
+                                round == 0 ? WARMUP_ECHOES : ROUND_WARMUP_ECHOES,
+                                histogram);
                     }
                 }
             }
@@ -111,8 +126,14 @@ public final class EchoLatencyBenchmark {
             for (boolean text : new boolean[] {true, false}) {
                 for (int i = 0; i < PAYLOAD_BYTES.length; i++) {
                     Histogram h = histograms.get(server + "/" + text + "/" + i);
-                    rows.add(new LatencyRow(server, (text ? "9.7." : "9.8.") + (i + 1), text, PAYLOAD_BYTES[i],
-                            h.getMean() / 1000.0, h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0));
+                    rows.add(new LatencyRow(
+                            server,
+                            (text ? "9.7." : "9.8.") + (i + 1),
+                            text,
+                            PAYLOAD_BYTES[i],
+                            h.getMean() / 1000.0,
+                            h.getValueAtPercentile(50) / 1000.0,
+                            h.getValueAtPercentile(99) / 1000.0));
                 }
             }
         }
@@ -193,42 +214,87 @@ public final class EchoLatencyBenchmark {
     private static void write(Path dir, List<LatencyRow> latency, List<ThroughputRow> throughput) throws IOException {
         Files.createDirectories(dir);
         String stamp = Instant.now().toString().replace(":", "").substring(0, 15);
-        StringBuilder md = new StringBuilder("# Echo benchmark ").append(Instant.now()).append("\n\n")
-                .append("Host: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
-                .append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version"))
-                .append(", client and server on loopback, load average ").append(loadAverage()).append(". Round trip in microseconds over ")
-                .append(ROUNDS).append(" rounds of ").append(ECHOES).append(" sequential echoes per case and server ")
-                .append("(servers interleaved case by case), after ").append(WARMUP_ECHOES).append(" warm-up echoes.\n\n")
-                .append("| Case | Data | Payload | Tern mean | Tern p50 | Tern p99 | Netty mean | Netty p50 | Netty p99 | Jetty mean | Jetty p50 | Jetty p99 |\n")
+        StringBuilder md = new StringBuilder("# Echo benchmark ")
+                .append(Instant.now())
+                .append("\n\n")
+                .append("Host: ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores, ")
+                .append(System.getProperty("java.vm.name"))
+                .append(' ')
+                .append(System.getProperty("java.version"))
+                .append(", client and server on loopback, load average ")
+                .append(loadAverage())
+                .append(". Round trip in microseconds over ")
+                .append(ROUNDS)
+                .append(" rounds of ")
+                .append(ECHOES)
+                .append(" sequential echoes per case and server ")
+                .append("(servers interleaved case by case), after ")
+                .append(WARMUP_ECHOES)
+                .append(" warm-up echoes.\n\n")
+                .append(
+                        "| Case | Data | Payload | Tern mean | Tern p50 | Tern p99 | Netty mean | Netty p50 | Netty p99 | Jetty mean | Jetty p50 | Jetty p99 |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        for (LatencyRow tern : latency.stream().filter(r -> r.server().equals("tern")).toList()) {
-            md.append("| ").append(tern.caseId()).append(" | ").append(tern.text() ? "text" : "binary").append(" | ")
-                    .append(tern.payloadBytes()).append(" B");
+        for (LatencyRow tern :
+                latency.stream().filter(r -> r.server().equals("tern")).toList()) {
+            md.append("| ")
+                    .append(tern.caseId())
+                    .append(" | ")
+                    .append(tern.text() ? "text" : "binary")
+                    .append(" | ")
+                    .append(tern.payloadBytes())
+                    .append(" B");
             for (String server : List.of("tern", "netty", "jetty")) {
-                LatencyRow r = latency.stream().filter(x -> x.server().equals(server) && x.caseId().equals(tern.caseId()))
-                        .findFirst().orElseThrow();
+                LatencyRow r = latency.stream()
+                        .filter(x -> x.server().equals(server) && x.caseId().equals(tern.caseId()))
+                        .findFirst()
+                        .orElseThrow();
                 md.append(String.format(Locale.ROOT, " | %.1f | %.1f | %.1f", r.meanUs(), r.p50Us(), r.p99Us()));
             }
             md.append(" |\n");
         }
-        md.append("\nThroughput: ").append(CONNECTIONS).append(" connections, ").append(PIPELINE_DEPTH)
-                .append(" pipelined 1 KiB binary messages each, ").append(THROUGHPUT_MS / 1000).append(" s.\n\n")
+        md.append("\nThroughput: ")
+                .append(CONNECTIONS)
+                .append(" connections, ")
+                .append(PIPELINE_DEPTH)
+                .append(" pipelined 1 KiB binary messages each, ")
+                .append(THROUGHPUT_MS / 1000)
+                .append(" s.\n\n")
                 .append("| Server | messages/s | server CPU-s | messages per server CPU-second |\n|---|---|---|---|\n");
         StringBuilder json = new StringBuilder("{\n  \"latency\": [\n");
         for (int i = 0; i < latency.size(); i++) {
             LatencyRow r = latency.get(i);
-            json.append(String.format(Locale.ROOT,
+            json.append(String.format(
+                    Locale.ROOT,
                     "    {\"server\": \"%s\", \"case\": \"%s\", \"text\": %b, \"payloadBytes\": %d, \"meanUs\": %.2f, \"p50Us\": %.2f, \"p99Us\": %.2f}%s%n",
-                    r.server(), r.caseId(), r.text(), r.payloadBytes(), r.meanUs(), r.p50Us(), r.p99Us(), i + 1 < latency.size() ? "," : ""));
+                    r.server(),
+                    r.caseId(),
+                    r.text(),
+                    r.payloadBytes(),
+                    r.meanUs(),
+                    r.p50Us(),
+                    r.p99Us(),
+                    i + 1 < latency.size() ? "," : ""));
         }
         json.append("  ],\n  \"throughput\": [\n");
         for (int i = 0; i < throughput.size(); i++) {
             ThroughputRow r = throughput.get(i);
-            md.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f | %.0f |%n", r.server(), r.messagesPerSecond(),
-                    r.serverCpuSeconds(), r.messagesPerCpuSecond()));
-            json.append(String.format(Locale.ROOT,
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %.0f | %.2f | %.0f |%n",
+                    r.server(),
+                    r.messagesPerSecond(),
+                    r.serverCpuSeconds(),
+                    r.messagesPerCpuSecond()));
+            json.append(String.format(
+                    Locale.ROOT,
                     "    {\"server\": \"%s\", \"messagesPerSecond\": %.0f, \"serverCpuSeconds\": %.2f, \"messagesPerCpuSecond\": %.0f}%s%n",
-                    r.server(), r.messagesPerSecond(), r.serverCpuSeconds(), r.messagesPerCpuSecond(), i + 1 < throughput.size() ? "," : ""));
+                    r.server(),
+                    r.messagesPerSecond(),
+                    r.serverCpuSeconds(),
+                    r.messagesPerCpuSecond(),
+                    i + 1 < throughput.size() ? "," : ""));
         }
         json.append("  ]\n}\n");
         Files.writeString(dir.resolve("echo-" + stamp + ".md"), md);

@@ -25,14 +25,44 @@ class NegotiationPropertiesTest {
 
     @Provide
     Arbitrary<String> fieldValues() {
-        Arbitrary<String> pieces = Arbitraries.of("permessage-deflate", "x-webkit-deflate-frame", ";", ",", "=", " ",
-                "\t", "\"", "\\", "server_no_context_takeover", "client_no_context_takeover", "server_max_window_bits",
-                "client_max_window_bits", "8", "9", "10", "15", "16", "07", "\"12\"", "x", "\u00e9", "\r\n");
+        Arbitrary<String> pieces = Arbitraries.of(
+                "permessage-deflate",
+                "x-webkit-deflate-frame",
+                ";",
+                ",",
+                "=",
+                " ",
+                "\t",
+                "\"",
+                "\\",
+                "server_no_context_takeover",
+                "client_no_context_takeover",
+                "server_max_window_bits",
+                "client_max_window_bits",
+                "8",
+                "9",
+                "10",
+                "15",
+                "16",
+                "07",
+                "\"12\"",
+                "x",
+                "\u00e9",
+                "\r\n");
         Arbitrary<String> any = pieces.list().ofMaxSize(20).map(l -> String.join("", l));
-        Arbitrary<String> parameters = Arbitraries.of("; server_no_context_takeover", "; client_no_context_takeover",
-                "; server_max_window_bits=10", "; client_max_window_bits", "; client_max_window_bits=9", ";", " ")
-                .list().ofMaxSize(4).map(l -> "permessage-deflate" + String.join("", l));
-        return Arbitraries.oneOf(any, parameters, Combinators.combine(any, parameters).as((a, b) -> a + b));
+        Arbitrary<String> parameters = Arbitraries.of(
+                        "; server_no_context_takeover",
+                        "; client_no_context_takeover",
+                        "; server_max_window_bits=10",
+                        "; client_max_window_bits",
+                        "; client_max_window_bits=9",
+                        ";",
+                        " ")
+                .list()
+                .ofMaxSize(4)
+                .map(l -> "permessage-deflate" + String.join("", l));
+        return Arbitraries.oneOf(
+                any, parameters, Combinators.combine(any, parameters).as((a, b) -> a + b));
     }
 
     @Property(tries = 3000)
@@ -59,12 +89,14 @@ class NegotiationPropertiesTest {
             return "unparsable";
         }
         boolean anyAccepted = false;
-        for (PerMessageDeflateConfig config : new PerMessageDeflateConfig[] {HONOUR, PerMessageDeflateConfig.noContextTakeover(POOL)}) {
+        for (PerMessageDeflateConfig config :
+                new PerMessageDeflateConfig[] {HONOUR, PerMessageDeflateConfig.noContextTakeover(POOL)}) {
             PerMessageDeflate.Accepted accepted = PerMessageDeflate.accept(offers, config);
             if (accepted != null) {
                 anyAccepted = true;
                 assertWindowsInRange(accepted.parameters());
-                assertThat(ExtensionOffer.parseAll(accepted.responseElement())).singleElement()
+                assertThat(ExtensionOffer.parseAll(accepted.responseElement()))
+                        .singleElement()
                         .satisfies(e -> assertThat(e.name()).isEqualTo(PerMessageDeflate.EXTENSION));
             }
             for (ExtensionOffer offer : offers) {
@@ -78,26 +110,31 @@ class NegotiationPropertiesTest {
     }
 
     @Property(tries = 500)
-    void whatTheServerAcceptsTheOfferingClientAccepts(@ForAll boolean serverNoContext,
-                                                      @ForAll @IntRange(min = 7, max = 15) int serverWindowBits,
-                                                      @ForAll boolean clientNoContext, @ForAll boolean forceServer,
-                                                      @ForAll boolean forceClient) {
+    void whatTheServerAcceptsTheOfferingClientAccepts(
+            @ForAll boolean serverNoContext,
+            @ForAll @IntRange(min = 7, max = 15) int serverWindowBits,
+            @ForAll boolean clientNoContext,
+            @ForAll boolean forceServer,
+            @ForAll boolean forceClient) {
         int requestedWindow = serverWindowBits < DeflateParameters.MIN_WINDOW_BITS ? 0 : serverWindowBits;
         PerMessageDeflateConfig client = HONOUR.withClientOffer(serverNoContext, requestedWindow, clientNoContext);
         PerMessageDeflateConfig server = new PerMessageDeflateConfig(POOL, forceServer, forceClient, false, 0, false);
-        PerMessageDeflate.Accepted accepted = PerMessageDeflate.accept(
-                ExtensionOffer.parseAll(PerMessageDeflate.offer(client)), server);
+        PerMessageDeflate.Accepted accepted =
+                PerMessageDeflate.accept(ExtensionOffer.parseAll(PerMessageDeflate.offer(client)), server);
         assertThat(accepted).isNotNull();
         DeflateParameters atClient = PerMessageDeflate.acceptResponse(
                 ExtensionOffer.parseAll(accepted.responseElement()).get(0), client);
         assertThat(atClient).isEqualTo(accepted.parameters());
         assertThat(atClient.serverNoContextTakeover()).isEqualTo(serverNoContext || forceServer);
         assertThat(atClient.clientNoContextTakeover()).isEqualTo(clientNoContext || forceClient);
-        assertThat(atClient.serverMaxWindowBits()).isEqualTo(requestedWindow == 0 ? DeflateParameters.MAX_WINDOW_BITS : requestedWindow);
+        assertThat(atClient.serverMaxWindowBits())
+                .isEqualTo(requestedWindow == 0 ? DeflateParameters.MAX_WINDOW_BITS : requestedWindow);
     }
 
     private static void assertWindowsInRange(DeflateParameters p) {
-        assertThat(p.serverMaxWindowBits()).isBetween(DeflateParameters.MIN_WINDOW_BITS, DeflateParameters.MAX_WINDOW_BITS);
-        assertThat(p.clientMaxWindowBits()).isBetween(DeflateParameters.MIN_WINDOW_BITS, DeflateParameters.MAX_WINDOW_BITS);
+        assertThat(p.serverMaxWindowBits())
+                .isBetween(DeflateParameters.MIN_WINDOW_BITS, DeflateParameters.MAX_WINDOW_BITS);
+        assertThat(p.clientMaxWindowBits())
+                .isBetween(DeflateParameters.MIN_WINDOW_BITS, DeflateParameters.MAX_WINDOW_BITS);
     }
 }

@@ -23,7 +23,8 @@ class PerMessageDeflateNegotiationTest {
 
     @Test
     void neverAnswersClientMaxWindowBitsBecauseWeInflateWithTheFullWindow() {
-        assertThat(answer("permessage-deflate; client_max_window_bits=10", HONOUR)).isEqualTo("permessage-deflate");
+        assertThat(answer("permessage-deflate; client_max_window_bits=10", HONOUR))
+                .isEqualTo("permessage-deflate");
     }
 
     @Test
@@ -53,7 +54,8 @@ class PerMessageDeflateNegotiationTest {
             "permessage-deflate; unknown_parameter",
         }) {
             assertThat(answer(bad, HONOUR)).as(bad).isNull();
-            assertThat(answer(bad + ", permessage-deflate; client_no_context_takeover", HONOUR)).as(bad)
+            assertThat(answer(bad + ", permessage-deflate; client_no_context_takeover", HONOUR))
+                    .as(bad)
                     .isEqualTo("permessage-deflate; client_no_context_takeover");
         }
     }
@@ -80,7 +82,10 @@ class PerMessageDeflateNegotiationTest {
     void clientRejectsAnswersItDidNotAllow() {
         PerMessageDeflateConfig offer = HONOUR.withClientOffer(false, 10, false);
         assertThat(PerMessageDeflate.acceptResponse(
-                ExtensionOffer.parseAll("permessage-deflate; server_max_window_bits=12").get(0), offer)).isNull();
+                        ExtensionOffer.parseAll("permessage-deflate; server_max_window_bits=12")
+                                .get(0),
+                        offer))
+                .isNull();
         for (String bad : new String[] {
             "permessage-deflate; mystery",
             "permessage-deflate; client_max_window_bits",
@@ -89,18 +94,25 @@ class PerMessageDeflateNegotiationTest {
             "permessage-deflate; client_no_context_takeover=1",
             "permessage-deflate; server_no_context_takeover; Server_No_Context_Takeover",
         }) {
-            assertThat(PerMessageDeflate.acceptResponse(ExtensionOffer.parseAll(bad).get(0), offer)).as(bad).isNull();
+            assertThat(PerMessageDeflate.acceptResponse(
+                            ExtensionOffer.parseAll(bad).get(0), offer))
+                    .as(bad)
+                    .isNull();
         }
         DeflateParameters ok = PerMessageDeflate.acceptResponse(
-                ExtensionOffer.parseAll("permessage-deflate; server_max_window_bits=10; client_max_window_bits=9").get(0), offer);
+                ExtensionOffer.parseAll("permessage-deflate; server_max_window_bits=10; client_max_window_bits=9")
+                        .get(0),
+                offer);
         assertThat(ok).isEqualTo(new DeflateParameters(false, false, 10, 9));
     }
 
     @Test
     void clientKeepsItsNoContextTakeoverPromiseEvenIfNotEchoed() {
         PerMessageDeflateConfig offer = HONOUR.withClientOffer(false, 0, true);
-        assertThat(PerMessageDeflate.offer(offer)).isEqualTo("permessage-deflate; client_max_window_bits; client_no_context_takeover");
-        DeflateParameters parameters = PerMessageDeflate.acceptResponse(ExtensionOffer.parseAll("permessage-deflate").get(0), offer);
+        assertThat(PerMessageDeflate.offer(offer))
+                .isEqualTo("permessage-deflate; client_max_window_bits; client_no_context_takeover");
+        DeflateParameters parameters = PerMessageDeflate.acceptResponse(
+                ExtensionOffer.parseAll("permessage-deflate").get(0), offer);
         assertThat(parameters.clientNoContextTakeover()).isTrue();
     }
 
@@ -113,8 +125,12 @@ class PerMessageDeflateNegotiationTest {
         System.arraycopy(random, 0, twice, 1000, 1000);
         GrowableBytes out = new GrowableBytes();
         new MessageDeflater(POOL, true, 15).compress(twice, 0, twice.length, out);
-        assertThat(out.length()).as("a 15-bit window finds the repeat 1000 bytes back").isLessThan(1100);
+        assertThat(out.length())
+                .as("a 15-bit window finds the repeat 1000 bytes back")
+                .isLessThan(1100);
         new MessageDeflater(POOL, true, 9).compress(twice, 0, twice.length, out);
-        assertThat(out.length()).as("a 9-bit window (512 bytes) must not reach it").isGreaterThan(1900);
+        assertThat(out.length())
+                .as("a 9-bit window (512 bytes) must not reach it")
+                .isGreaterThan(1900);
     }
 }

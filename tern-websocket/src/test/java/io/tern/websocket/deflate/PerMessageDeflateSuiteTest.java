@@ -28,15 +28,34 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PerMessageDeflateSuiteTest {
     /** (payload bytes, auto-fragment bytes) from the suite's case12_X_X.py MSG_SIZES. */
     static final int[][] MESSAGE_SIZES = {
-        {16, 0}, {64, 0}, {256, 0}, {1024, 0}, {4096, 0}, {8192, 0}, {16384, 0}, {32768, 0}, {65536, 0}, {131072, 0},
-        {8192, 256}, {16384, 256}, {32768, 256}, {65536, 256}, {131072, 256}, {131072, 1024}, {131072, 4096},
+        {16, 0},
+        {64, 0},
+        {256, 0},
+        {1024, 0},
+        {4096, 0},
+        {8192, 0},
+        {16384, 0},
+        {32768, 0},
+        {65536, 0},
+        {131072, 0},
+        {8192, 256},
+        {16384, 256},
+        {32768, 256},
+        {65536, 256},
+        {131072, 256},
+        {131072, 1024},
+        {131072, 4096},
         {131072, 32768},
     };
 
     private static final CodecPool POOL = new CodecPool(6, 16);
 
     enum PayloadKind {
-        JSON(true), BITMAP(false), GERMAN_TEXT(false), HTML(true), PDF(false);
+        JSON(true),
+        BITMAP(false),
+        GERMAN_TEXT(false),
+        HTML(true),
+        PDF(false);
 
         final boolean text;
         final byte[] corpus;
@@ -45,7 +64,8 @@ class PerMessageDeflateSuiteTest {
         PayloadKind(boolean text) {
             this.text = text;
             this.corpus = Corpus.of(this);
-            this.codePoints = new String(corpus, StandardCharsets.UTF_8).codePoints().toArray();
+            this.codePoints =
+                    new String(corpus, StandardCharsets.UTF_8).codePoints().toArray();
         }
     }
 
@@ -58,7 +78,8 @@ class PerMessageDeflateSuiteTest {
         PayloadKind[] kinds = PayloadKind.values();
         for (int j = 0; j < kinds.length; j++) {
             for (int i = 0; i < MESSAGE_SIZES.length; i++) {
-                cases.add(Arguments.of("12." + (j + 1) + "." + (i + 1), kinds[j], MESSAGE_SIZES[i][0], MESSAGE_SIZES[i][1]));
+                cases.add(Arguments.of(
+                        "12." + (j + 1) + "." + (i + 1), kinds[j], MESSAGE_SIZES[i][0], MESSAGE_SIZES[i][1]));
             }
         }
         return cases.stream();
@@ -70,28 +91,44 @@ class PerMessageDeflateSuiteTest {
      */
     static final Object[][] SECTION_13_OFFERS = {
         {"permessage-deflate; client_max_window_bits", "permessage-deflate"},
-        {"permessage-deflate; client_max_window_bits; server_no_context_takeover",
-            "permessage-deflate; server_no_context_takeover"},
-        {"permessage-deflate; client_max_window_bits; server_max_window_bits=9",
-            "permessage-deflate; server_max_window_bits=9"},
-        {"permessage-deflate; client_max_window_bits; server_max_window_bits=15",
-            "permessage-deflate; server_max_window_bits=15"},
-        {"permessage-deflate; client_max_window_bits; server_no_context_takeover; server_max_window_bits=9",
-            "permessage-deflate; server_no_context_takeover; server_max_window_bits=9"},
-        {"permessage-deflate; client_max_window_bits; server_no_context_takeover; server_max_window_bits=15",
-            "permessage-deflate; server_no_context_takeover; server_max_window_bits=15"},
-        {"permessage-deflate; client_max_window_bits; server_no_context_takeover; server_max_window_bits=9, "
-            + "permessage-deflate; client_max_window_bits; server_no_context_takeover, "
-            + "permessage-deflate; client_max_window_bits",
-            "permessage-deflate; server_no_context_takeover; server_max_window_bits=9"},
+        {
+            "permessage-deflate; client_max_window_bits; server_no_context_takeover",
+            "permessage-deflate; server_no_context_takeover"
+        },
+        {
+            "permessage-deflate; client_max_window_bits; server_max_window_bits=9",
+            "permessage-deflate; server_max_window_bits=9"
+        },
+        {
+            "permessage-deflate; client_max_window_bits; server_max_window_bits=15",
+            "permessage-deflate; server_max_window_bits=15"
+        },
+        {
+            "permessage-deflate; client_max_window_bits; server_no_context_takeover; server_max_window_bits=9",
+            "permessage-deflate; server_no_context_takeover; server_max_window_bits=9"
+        },
+        {
+            "permessage-deflate; client_max_window_bits; server_no_context_takeover; server_max_window_bits=15",
+            "permessage-deflate; server_no_context_takeover; server_max_window_bits=15"
+        },
+        {
+            "permessage-deflate; client_max_window_bits; server_no_context_takeover; server_max_window_bits=9, "
+                    + "permessage-deflate; client_max_window_bits; server_no_context_takeover, "
+                    + "permessage-deflate; client_max_window_bits",
+            "permessage-deflate; server_no_context_takeover; server_max_window_bits=9"
+        },
     };
 
     static Stream<Arguments> section13() {
         List<Arguments> cases = new ArrayList<>();
         for (int j = 0; j < SECTION_13_OFFERS.length; j++) {
             for (int i = 0; i < MESSAGE_SIZES.length; i++) {
-                cases.add(Arguments.of("13." + (j + 1) + "." + (i + 1), SECTION_13_OFFERS[j][0], SECTION_13_OFFERS[j][1],
-                        MESSAGE_SIZES[i][0], MESSAGE_SIZES[i][1]));
+                cases.add(Arguments.of(
+                        "13." + (j + 1) + "." + (i + 1),
+                        SECTION_13_OFFERS[j][0],
+                        SECTION_13_OFFERS[j][1],
+                        MESSAGE_SIZES[i][0],
+                        MESSAGE_SIZES[i][1]));
             }
         }
         return cases.stream();
@@ -110,19 +147,22 @@ class PerMessageDeflateSuiteTest {
         runCase(PayloadKind.JSON, offer, expectedResponse, payloadBytes, fragmentBytes);
     }
 
-    private static void runCase(PayloadKind kind, String offer, String expectedResponse, int payloadBytes,
-                                int fragmentBytes) throws Exception {
+    private static void runCase(
+            PayloadKind kind, String offer, String expectedResponse, int payloadBytes, int fragmentBytes)
+            throws Exception {
         RecordingSink sink = new RecordingSink();
         sink.echo = true;
-        WebSocketEngine server = WebSocketEngine.server(WebSocketConfig.defaults()
-                .withDeflate(PerMessageDeflateConfig.honourOffers(POOL)), sink);
+        WebSocketEngine server = WebSocketEngine.server(
+                WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.honourOffers(POOL)), sink);
         server.start(0);
         byte[] request = ("GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-                + "Sec-WebSocket-Extensions: " + offer + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                        + "Sec-WebSocket-Extensions: " + offer + "\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
         server.onBytes(request, 0, request.length, 0);
         String response = new String(sink.takeWire(), StandardCharsets.ISO_8859_1);
-        Matcher accepted = Pattern.compile("Sec-WebSocket-Extensions: ([^\r]*)\r\n").matcher(response);
+        Matcher accepted =
+                Pattern.compile("Sec-WebSocket-Extensions: ([^\r]*)\r\n").matcher(response);
         assertThat(accepted.find()).as("server accepted an offer").isTrue();
         assertThat(accepted.group(1)).isEqualTo(expectedResponse);
 
@@ -168,8 +208,7 @@ class PerMessageDeflateSuiteTest {
 
     /** Synthetic stand-ins for the suite's data files, with similar structure and compressibility. */
     static final class Corpus {
-        private Corpus() {
-        }
+        private Corpus() {}
 
         static byte[] of(PayloadKind kind) {
             SplittableRandom random = new SplittableRandom(kind.ordinal());
@@ -178,9 +217,15 @@ class PerMessageDeflateSuiteTest {
                 case JSON -> {
                     StringBuilder sb = new StringBuilder("[");
                     for (int i = 0; sb.length() < 200_000; i++) {
-                        sb.append("{\"id\":").append(i).append(",\"name\":\"user").append(random.nextInt(5000))
-                                .append("\",\"tags\":[\"ä\",\"日本\",\"").append(random.nextInt()).append("\"],\"score\":")
-                                .append(random.nextDouble()).append("},");
+                        sb.append("{\"id\":")
+                                .append(i)
+                                .append(",\"name\":\"user")
+                                .append(random.nextInt(5000))
+                                .append("\",\"tags\":[\"ä\",\"日本\",\"")
+                                .append(random.nextInt())
+                                .append("\"],\"score\":")
+                                .append(random.nextDouble())
+                                .append("},");
                     }
                     write(out, sb.append("{}]").toString());
                 }
@@ -192,9 +237,37 @@ class PerMessageDeflateSuiteTest {
                     }
                 }
                 case GERMAN_TEXT -> {
-                    String[] words = {"Habe", "nun,", "ach!", "Philosophie,", "Juristerei", "und", "Medizin,",
-                        "leider", "auch", "Theologie", "durchaus", "studiert,", "mit", "heißem", "Bemühn.", "Da",
-                        "steh", "ich", "nun,", "ich", "armer", "Tor!", "Und", "bin", "so", "klug", "als", "wie", "zuvor;"};
+                    String[] words = {
+                        "Habe",
+                        "nun,",
+                        "ach!",
+                        "Philosophie,",
+                        "Juristerei",
+                        "und",
+                        "Medizin,",
+                        "leider",
+                        "auch",
+                        "Theologie",
+                        "durchaus",
+                        "studiert,",
+                        "mit",
+                        "heißem",
+                        "Bemühn.",
+                        "Da",
+                        "steh",
+                        "ich",
+                        "nun,",
+                        "ich",
+                        "armer",
+                        "Tor!",
+                        "Und",
+                        "bin",
+                        "so",
+                        "klug",
+                        "als",
+                        "wie",
+                        "zuvor;"
+                    };
                     StringBuilder sb = new StringBuilder();
                     while (sb.length() < 220_000) {
                         sb.append(words[random.nextInt(words.length)]).append(random.nextInt(9) == 0 ? "\n" : " ");
@@ -204,8 +277,13 @@ class PerMessageDeflateSuiteTest {
                 case HTML -> {
                     StringBuilder sb = new StringBuilder("<!DOCTYPE html><html><body><table>");
                     for (int i = 0; sb.length() < 84_000; i++) {
-                        sb.append("<tr class=\"row").append(i % 2).append("\"><td>").append(i).append("</td><td>€ ")
-                                .append(random.nextInt(100_000)).append("</td><td>Grüße</td></tr>\n");
+                        sb.append("<tr class=\"row")
+                                .append(i % 2)
+                                .append("\"><td>")
+                                .append(i)
+                                .append("</td><td>€ ")
+                                .append(random.nextInt(100_000))
+                                .append("</td><td>Grüße</td></tr>\n");
                     }
                     write(out, sb.append("</table></body></html>").toString());
                 }

@@ -16,8 +16,7 @@ import java.util.zip.Inflater;
  * engine's deflate code: it compresses what it sends and inflates what the server sends back.
  */
 final class ReferenceDeflateClient {
-    record Message(boolean text, byte[] payload) {
-    }
+    record Message(boolean text, byte[] payload) {}
 
     private final Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
     private final Inflater inflater = new Inflater(true);
@@ -46,9 +45,12 @@ final class ReferenceDeflateClient {
         do {
             int chunk = Math.min(step, compressed.length - sent);
             boolean first = sent == 0;
-            byte[] frame = Frames.frame(sent + chunk == compressed.length, first ? FrameHeader.RSV1 : 0,
+            byte[] frame = Frames.frame(
+                    sent + chunk == compressed.length,
+                    first ? FrameHeader.RSV1 : 0,
                     first ? (text ? Opcode.TEXT : Opcode.BINARY) : Opcode.CONTINUATION,
-                    Arrays.copyOfRange(compressed, sent, sent + chunk), true);
+                    Arrays.copyOfRange(compressed, sent, sent + chunk),
+                    true);
             out.write(frame, 0, frame.length);
             sent += chunk;
         } while (sent < compressed.length);

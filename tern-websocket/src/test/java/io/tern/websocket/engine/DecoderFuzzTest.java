@@ -28,7 +28,8 @@ class DecoderFuzzTest {
     private static void assertBoundedOutcome(WebSocketEngine engine, RecordingSink sink) {
         if (engine.state() == WebSocketEngine.State.CLOSED) {
             assertThat(sink.closeTransportCalls).isEqualTo(1);
-            boolean reportable = CloseCodes.isValidOnWire(sink.closeCode) || sink.closeCode == CloseCodes.NO_STATUS
+            boolean reportable = CloseCodes.isValidOnWire(sink.closeCode)
+                    || sink.closeCode == CloseCodes.NO_STATUS
                     || sink.closeCode == CloseCodes.ABNORMAL;
             assertThat(reportable).as("close code %d", sink.closeCode).isTrue();
         } else {
@@ -40,11 +41,13 @@ class DecoderFuzzTest {
     }
 
     private static WebSocketEngine openServer(RecordingSink sink) {
-        WebSocketConfig config = WebSocketConfig.defaults().withLimits(MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES)
+        WebSocketConfig config = WebSocketConfig.defaults()
+                .withLimits(MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES)
                 .withDeflate(PerMessageDeflateConfig.honourOffers(POOL));
         WebSocketEngine engine = WebSocketEngine.server(config, sink);
         engine.start(0);
-        byte[] request = Frames.UPGRADE_REQUEST.replace("\r\n\r\n", "\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n")
+        byte[] request = Frames.UPGRADE_REQUEST
+                .replace("\r\n\r\n", "\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
         engine.onBytes(request, 0, request.length, 0);
         sink.takeWire();
@@ -63,16 +66,21 @@ class DecoderFuzzTest {
 
     @Provide
     Arbitrary<byte[]> plausibleFrames() {
-        Arbitrary<Integer> opcodes = Arbitraries.of(Opcode.CONTINUATION, Opcode.TEXT, Opcode.BINARY, Opcode.CLOSE,
-                Opcode.PING, Opcode.PONG, 3, 11);
-        return Combinators.combine(Arbitraries.of(true, false), Arbitraries.of(0, 0, 0x40, 0x20), opcodes,
-                        Arbitraries.bytes().array(byte[].class).ofMaxSize(200), Arbitraries.of(true, true, false))
+        Arbitrary<Integer> opcodes = Arbitraries.of(
+                Opcode.CONTINUATION, Opcode.TEXT, Opcode.BINARY, Opcode.CLOSE, Opcode.PING, Opcode.PONG, 3, 11);
+        return Combinators.combine(
+                        Arbitraries.of(true, false),
+                        Arbitraries.of(0, 0, 0x40, 0x20),
+                        opcodes,
+                        Arbitraries.bytes().array(byte[].class).ofMaxSize(200),
+                        Arbitraries.of(true, true, false))
                 .as((fin, rsv, opcode, payload, masked) -> Frames.frame(fin, rsv, opcode, payload, masked));
     }
 
     @Property(tries = 1000)
-    void sequencesOfPlausibleFramesSplitAnywhere(@ForAll @Size(max = 12) List<@net.jqwik.api.From("plausibleFrames") byte[]> frames,
-                                                 @ForAll @IntRange(min = 1, max = 50) int readBytes) {
+    void sequencesOfPlausibleFramesSplitAnywhere(
+            @ForAll @Size(max = 12) List<@net.jqwik.api.From("plausibleFrames") byte[]> frames,
+            @ForAll @IntRange(min = 1, max = 50) int readBytes) {
         RecordingSink sink = new RecordingSink();
         WebSocketEngine engine = openServer(sink);
         byte[] stream = Frames.concat(frames.toArray(byte[][]::new));
@@ -83,11 +91,13 @@ class DecoderFuzzTest {
     }
 
     @Property(tries = 1000)
-    void mutatedHandshakeRequests(@ForAll @IntRange(max = 300) int position, @ForAll byte replacement,
-                                  @ForAll @IntRange(min = 1, max = 400) int readBytes) {
+    void mutatedHandshakeRequests(
+            @ForAll @IntRange(max = 300) int position,
+            @ForAll byte replacement,
+            @ForAll @IntRange(min = 1, max = 400) int readBytes) {
         RecordingSink sink = new RecordingSink();
-        WebSocketEngine engine = WebSocketEngine.server(WebSocketConfig.defaults()
-                .withDeflate(PerMessageDeflateConfig.honourOffers(POOL)), sink);
+        WebSocketEngine engine = WebSocketEngine.server(
+                WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.honourOffers(POOL)), sink);
         engine.start(0);
         byte[] request = Frames.UPGRADE_REQUEST
                 .replace("\r\n\r\n", "\r\nSec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n")
@@ -116,7 +126,8 @@ class DecoderFuzzTest {
     }
 
     private static WebSocketConfig clientConfig() {
-        return WebSocketConfig.defaults().withLimits(MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES)
+        return WebSocketConfig.defaults()
+                .withLimits(MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES)
                 .withDeflate(PerMessageDeflateConfig.honourOffers(POOL).withClientOffer(true, 10, false));
     }
 
@@ -125,18 +136,22 @@ class DecoderFuzzTest {
         client.start(0);
         byte[] request = clientSink.takeWire();
         RecordingSink serverSink = new RecordingSink();
-        WebSocketEngine server = WebSocketEngine.server(WebSocketConfig.defaults()
-                .withDeflate(PerMessageDeflateConfig.honourOffers(POOL)), serverSink);
+        WebSocketEngine server = WebSocketEngine.server(
+                WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.honourOffers(POOL)), serverSink);
         server.start(0);
         server.onBytes(request, 0, request.length, 0);
         return serverSink.takeWire();
     }
 
     @Property(tries = 1000)
-    void mutatedHandshakeResponses(@ForAll long seed, @ForAll @IntRange(max = 300) int position, @ForAll byte replacement,
-                                   @ForAll @IntRange(min = 1, max = 400) int readBytes) {
+    void mutatedHandshakeResponses(
+            @ForAll long seed,
+            @ForAll @IntRange(max = 300) int position,
+            @ForAll byte replacement,
+            @ForAll @IntRange(min = 1, max = 400) int readBytes) {
         RecordingSink sink = new RecordingSink();
-        WebSocketEngine client = WebSocketEngine.client(clientConfig(), sink, new SplittableRandom(seed), "localhost", "/");
+        WebSocketEngine client =
+                WebSocketEngine.client(clientConfig(), sink, new SplittableRandom(seed), "localhost", "/");
         byte[] response = startClient(client, sink);
         response[Math.min(position, response.length - 1)] = replacement;
         for (int i = 0; i < response.length; i += readBytes) {
@@ -148,7 +163,8 @@ class DecoderFuzzTest {
     @Property(tries = 1000)
     void arbitraryHandshakeResponseBytes(@ForAll @Size(max = 600) byte[] bytes) {
         RecordingSink sink = new RecordingSink();
-        WebSocketEngine client = WebSocketEngine.client(clientConfig(), sink, new SplittableRandom(1), "localhost", "/");
+        WebSocketEngine client =
+                WebSocketEngine.client(clientConfig(), sink, new SplittableRandom(1), "localhost", "/");
         client.start(0);
         sink.takeWire();
         client.onBytes(bytes, 0, bytes.length, 0);
@@ -157,10 +173,12 @@ class DecoderFuzzTest {
     }
 
     @Property(tries = 1000)
-    void serverFramesSplitAnywhereAtAClient(@ForAll @Size(max = 12) List<@net.jqwik.api.From("plausibleFrames") byte[]> frames,
-                                            @ForAll @IntRange(min = 1, max = 50) int readBytes) {
+    void serverFramesSplitAnywhereAtAClient(
+            @ForAll @Size(max = 12) List<@net.jqwik.api.From("plausibleFrames") byte[]> frames,
+            @ForAll @IntRange(min = 1, max = 50) int readBytes) {
         RecordingSink sink = new RecordingSink();
-        WebSocketEngine client = WebSocketEngine.client(clientConfig(), sink, new SplittableRandom(2), "localhost", "/");
+        WebSocketEngine client =
+                WebSocketEngine.client(clientConfig(), sink, new SplittableRandom(2), "localhost", "/");
         byte[] response = startClient(client, sink);
         client.onBytes(response, 0, response.length, 0);
         assertThat(client.state()).isEqualTo(WebSocketEngine.State.OPEN);

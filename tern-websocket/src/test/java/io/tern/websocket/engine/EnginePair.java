@@ -21,7 +21,8 @@ public final class EnginePair {
     public static EnginePair open(WebSocketConfig config) {
         EnginePair pair = new EnginePair(config, config);
         if (pair.client.state() != WebSocketEngine.State.OPEN || pair.server.state() != WebSocketEngine.State.OPEN) {
-            throw new AssertionError("handshake failed: " + pair.serverSink.closeReason + " / " + pair.clientSink.closeReason);
+            throw new AssertionError(
+                    "handshake failed: " + pair.serverSink.closeReason + " / " + pair.clientSink.closeReason);
         }
         return pair;
     }

@@ -25,9 +25,13 @@ class EnginePairTest {
             assertThat(m.payload()).isEqualTo(hello);
         });
         pair.server.sendBinary(new byte[] {1, 2, 3}, 0, 3);
-        assertThat(pair.serverSink.wire.toByteArray()[1] & 0x80).as("server frames unmasked").isZero();
+        assertThat(pair.serverSink.wire.toByteArray()[1] & 0x80)
+                .as("server frames unmasked")
+                .isZero();
         pair.pump();
-        assertThat(pair.clientSink.messages).singleElement().satisfies(m -> assertThat(m.payload()).containsExactly(1, 2, 3));
+        assertThat(pair.clientSink.messages)
+                .singleElement()
+                .satisfies(m -> assertThat(m.payload()).containsExactly(1, 2, 3));
     }
 
     @Test
@@ -37,7 +41,9 @@ class EnginePairTest {
         pair.client.sendText(text, 0, text.length);
         assertThat(pair.clientSink.wire.size()).as("five masked frames").isEqualTo(text.length + 5 * (2 + 4));
         pair.pump();
-        assertThat(pair.serverSink.messages).singleElement().satisfies(m -> assertThat(m.payload()).isEqualTo(text));
+        assertThat(pair.serverSink.messages)
+                .singleElement()
+                .satisfies(m -> assertThat(m.payload()).isEqualTo(text));
     }
 
     @Test
@@ -86,10 +92,12 @@ class EnginePairTest {
     @Test
     void clientFailsOnAWrongAcceptKey() {
         RecordingSink sink = new RecordingSink();
-        WebSocketEngine client = WebSocketEngine.client(WebSocketConfig.defaults(), sink, new SplittableRandom(1), "h", "/");
+        WebSocketEngine client =
+                WebSocketEngine.client(WebSocketConfig.defaults(), sink, new SplittableRandom(1), "h", "/");
         client.start(0);
         byte[] response = ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                        + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
         client.onBytes(response, 0, response.length, 0);
         assertThat(client.state()).isEqualTo(WebSocketEngine.State.CLOSED);
         assertThat(sink.closeTransportCalls).isEqualTo(1);
@@ -125,19 +133,23 @@ class EnginePairTest {
         assertThat(wire[0] & 0x40).as("RSV1").isEqualTo(0x40);
         assertThat(wire.length).isLessThan(text.length / 10);
         pair.pump();
-        assertThat(pair.serverSink.messages).singleElement().satisfies(m -> assertThat(m.payload()).isEqualTo(text));
+        assertThat(pair.serverSink.messages)
+                .singleElement()
+                .satisfies(m -> assertThat(m.payload()).isEqualTo(text));
     }
 
     @Test
     void emptyCompressedMessageAfterAFlushRoundTripsWithContextTakeover() {
         CodecPool pool = new CodecPool(6, 8);
-        EnginePair pair = EnginePair.open(WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.honourOffers(pool)));
+        EnginePair pair =
+                EnginePair.open(WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.honourOffers(pool)));
         byte[] hello = "hello".getBytes(StandardCharsets.UTF_8);
         pair.client.sendText(hello, 0, hello.length);
         pair.client.sendText(new byte[0], 0, 0);
         pair.client.sendText(hello, 0, hello.length);
         pair.pump();
-        assertThat(pair.serverSink.messages).extracting(m -> new String(m.payload(), StandardCharsets.UTF_8))
+        assertThat(pair.serverSink.messages)
+                .extracting(m -> new String(m.payload(), StandardCharsets.UTF_8))
                 .containsExactly("hello", "", "hello");
     }
 
@@ -157,13 +169,16 @@ class EnginePairTest {
     @Test
     void withoutContextTakeoverIdleConnectionsHoldNoCodecs() {
         CodecPool pool = new CodecPool(6, 8);
-        WebSocketConfig config = WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.noContextTakeover(pool));
+        WebSocketConfig config =
+                WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.noContextTakeover(pool));
         EnginePair pair = EnginePair.open(config);
         pair.serverSink.echo = true;
         byte[] text = "idle after this".getBytes(StandardCharsets.UTF_8);
         pair.client.sendText(text, 0, text.length);
         pair.pump();
-        assertThat(pair.clientSink.messages).singleElement().satisfies(m -> assertThat(m.payload()).isEqualTo(text));
+        assertThat(pair.clientSink.messages)
+                .singleElement()
+                .satisfies(m -> assertThat(m.payload()).isEqualTo(text));
         assertThat(pool.deflatersInUse()).isZero();
         assertThat(pool.inflatersInUse()).isZero();
     }

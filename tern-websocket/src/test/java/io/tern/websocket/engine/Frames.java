@@ -8,8 +8,7 @@ import java.io.ByteArrayOutputStream;
 public final class Frames {
     public static final int MASK_KEY = 0x37FA213D;
 
-    private Frames() {
-    }
+    private Frames() {}
 
     public static byte[] clientFrame(boolean fin, int rsv, int opcode, byte[] payload) {
         return frame(fin, rsv, opcode, payload, true);

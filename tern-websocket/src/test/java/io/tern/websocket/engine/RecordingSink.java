@@ -7,8 +7,7 @@ import java.util.List;
 
 /** Test sink: keeps what an engine transmitted and every event, in order. */
 public final class RecordingSink implements WebSocketSink {
-    public record Message(boolean text, byte[] payload) {
-    }
+    public record Message(boolean text, byte[] payload) {}
 
     public final ByteArrayOutputStream wire = new ByteArrayOutputStream();
     public final List<Message> messages = new ArrayList<>();

@@ -62,7 +62,8 @@ class ServerEngineTest {
         byte[] request = Frames.UPGRADE_REQUEST.getBytes(StandardCharsets.ISO_8859_1);
         engine.onBytes(request, 0, request.length, NOW_NS);
         String response = new String(fresh.takeWire(), StandardCharsets.ISO_8859_1);
-        assertThat(response).startsWith("HTTP/1.1 101 Switching Protocols\r\n")
+        assertThat(response)
+                .startsWith("HTTP/1.1 101 Switching Protocols\r\n")
                 .contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n");
         assertThat(engine.state()).isEqualTo(WebSocketEngine.State.OPEN);
         assertThat(engine.requestTarget()).isEqualTo("/chat");
@@ -72,17 +73,21 @@ class ServerEngineTest {
     void frameInTheSameReadAsTheRequestIsDecoded() {
         RecordingSink fresh = new RecordingSink();
         WebSocketEngine engine = WebSocketEngine.server(WebSocketConfig.defaults(), fresh);
-        byte[] bytes = concat(Frames.UPGRADE_REQUEST.getBytes(StandardCharsets.ISO_8859_1),
+        byte[] bytes = concat(
+                Frames.UPGRADE_REQUEST.getBytes(StandardCharsets.ISO_8859_1),
                 clientFrame(true, 0, Opcode.TEXT, utf8("early")));
         engine.onBytes(bytes, 0, bytes.length, NOW_NS);
-        assertThat(fresh.messages).singleElement().satisfies(m -> assertThat(m.payload()).isEqualTo(utf8("early")));
+        assertThat(fresh.messages)
+                .singleElement()
+                .satisfies(m -> assertThat(m.payload()).isEqualTo(utf8("early")));
     }
 
     @Test
     void rejectsRequestWithoutKeyWith400() {
         RecordingSink fresh = new RecordingSink();
         WebSocketEngine engine = WebSocketEngine.server(WebSocketConfig.defaults(), fresh);
-        byte[] request = Frames.UPGRADE_REQUEST.replace("Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", "")
+        byte[] request = Frames.UPGRADE_REQUEST
+                .replace("Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", "")
                 .getBytes(StandardCharsets.ISO_8859_1);
         engine.onBytes(request, 0, request.length, NOW_NS);
         assertThat(new String(fresh.takeWire(), StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 400 ");
@@ -93,10 +98,12 @@ class ServerEngineTest {
     void rejectsOtherVersionsWith426NamingVersion13() {
         RecordingSink fresh = new RecordingSink();
         WebSocketEngine engine = WebSocketEngine.server(WebSocketConfig.defaults(), fresh);
-        byte[] request = Frames.UPGRADE_REQUEST.replace("Version: 13", "Version: 8").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] request =
+                Frames.UPGRADE_REQUEST.replace("Version: 13", "Version: 8").getBytes(StandardCharsets.ISO_8859_1);
         engine.onBytes(request, 0, request.length, NOW_NS);
         assertThat(new String(fresh.takeWire(), StandardCharsets.ISO_8859_1))
-                .startsWith("HTTP/1.1 426 ").contains("Sec-WebSocket-Version: 13\r\n");
+                .startsWith("HTTP/1.1 426 ")
+                .contains("Sec-WebSocket-Version: 13\r\n");
     }
 
     @Test
@@ -149,7 +156,8 @@ class ServerEngineTest {
             feed(new byte[] {b});
         }
         assertThat(sink.messages).hasSize(2);
-        assertThat(new String(sink.messages.get(0).payload(), StandardCharsets.UTF_8)).isEqualTo("Hello, κόσμε");
+        assertThat(new String(sink.messages.get(0).payload(), StandardCharsets.UTF_8))
+                .isEqualTo("Hello, κόσμε");
         assertThat(sink.messages.get(1).payload()).hasSize(300);
     }
 
@@ -161,8 +169,10 @@ class ServerEngineTest {
         assertThat(pong).containsExactly(0x8A, 5, 'p', 'i', 'n', 'g', '!');
         assertThat(sink.messages).isEmpty();
         feed(clientFrame(true, 0, Opcode.CONTINUATION, utf8("frag2")));
-        assertThat(sink.messages).singleElement()
-                .satisfies(m -> assertThat(new String(m.payload(), StandardCharsets.UTF_8)).isEqualTo("frag1frag2"));
+        assertThat(sink.messages)
+                .singleElement()
+                .satisfies(m -> assertThat(new String(m.payload(), StandardCharsets.UTF_8))
+                        .isEqualTo("frag1frag2"));
     }
 
     @Test
@@ -201,7 +211,8 @@ class ServerEngineTest {
 
     @Test
     void closeReasonMustBeUtf8() {
-        feed(clientFrame(true, 0, Opcode.CLOSE, closePayload(1000, new byte[] {(byte) 0xCE, (byte) 0xBA, (byte) 0xE1})));
+        feed(clientFrame(
+                true, 0, Opcode.CLOSE, closePayload(1000, new byte[] {(byte) 0xCE, (byte) 0xBA, (byte) 0xE1})));
         assertThat(sentCloseCode()).isEqualTo(CloseCodes.INVALID_PAYLOAD);
     }
 
@@ -223,7 +234,8 @@ class ServerEngineTest {
 
     @Test
     void invalidUtf8FailsWithinAFrameBeforeItsEnd() {
-        byte[] frame = clientFrame(true, 0, Opcode.TEXT, concat(utf8("hello"), new byte[] {(byte) 0xC0, 'a', 'b', 'c'}));
+        byte[] frame =
+                clientFrame(true, 0, Opcode.TEXT, concat(utf8("hello"), new byte[] {(byte) 0xC0, 'a', 'b', 'c'}));
         int offendingByteEnd = frame.length - 3;
         server.onBytes(frame, 0, offendingByteEnd, NOW_NS);
         assertThat(sink.closeCode).isEqualTo(CloseCodes.INVALID_PAYLOAD);
@@ -240,7 +252,9 @@ class ServerEngineTest {
         byte[] euro = utf8("€");
         feed(clientFrame(false, 0, Opcode.TEXT, Arrays.copyOfRange(euro, 0, 1)));
         feed(clientFrame(true, 0, Opcode.CONTINUATION, Arrays.copyOfRange(euro, 1, 3)));
-        assertThat(sink.messages).singleElement().satisfies(m -> assertThat(m.payload()).isEqualTo(euro));
+        assertThat(sink.messages)
+                .singleElement()
+                .satisfies(m -> assertThat(m.payload()).isEqualTo(euro));
     }
 
     @Test

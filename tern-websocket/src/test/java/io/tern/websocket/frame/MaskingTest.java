@@ -10,8 +10,8 @@ import net.jqwik.api.constraints.Size;
 class MaskingTest {
 
     @Property(tries = 500)
-    void matchesTheByteWiseDefinitionAtEveryPhaseAndSplit(@ForAll @Size(max = 64) byte[] payload, @ForAll int maskKey,
-                                                           @ForAll @IntRange(max = 64) int split) {
+    void matchesTheByteWiseDefinitionAtEveryPhaseAndSplit(
+            @ForAll @Size(max = 64) byte[] payload, @ForAll int maskKey, @ForAll @IntRange(max = 64) int split) {
         byte[] expected = payload.clone();
         for (int i = 0; i < expected.length; i++) {
             expected[i] ^= (byte) (maskKey >>> (24 - 8 * (i % 4)));
@@ -25,9 +25,12 @@ class MaskingTest {
     }
 
     @Property(tries = 200)
-    void headerEncodingRoundTripsThroughTheFlyweight(@ForAll boolean fin, @ForAll @IntRange(max = 15) int opcode,
-                                                     @ForAll @IntRange(max = Integer.MAX_VALUE) int payloadBytes,
-                                                     @ForAll boolean masked, @ForAll int maskKey) {
+    void headerEncodingRoundTripsThroughTheFlyweight(
+            @ForAll boolean fin,
+            @ForAll @IntRange(max = 15) int opcode,
+            @ForAll @IntRange(max = Integer.MAX_VALUE) int payloadBytes,
+            @ForAll boolean masked,
+            @ForAll int maskKey) {
         byte[] buf = new byte[FrameHeader.MAX_HEADER_BYTES];
         int written = FrameHeader.encode(buf, 0, fin, FrameHeader.RSV1, opcode, payloadBytes, masked, maskKey);
         FrameHeader header = new FrameHeader().wrap(buf, 0);

@@ -71,13 +71,24 @@ class ChromiumInteropTest {
                 exchange.close();
             });
             http.start();
-            List<String> command = List.of(Peers.CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                    "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--remote-debugging-port=0", "--user-data-dir=" + profile,
+            List<String> command = List.of(
+                    Peers.CHROMIUM.toString(),
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--remote-debugging-port=0",
+                    "--user-data-dir=" + profile,
                     "http://127.0.0.1:" + http.getAddress().getPort() + "/page");
             try (PeerProcess chromium = new PeerProcess(profile, command)) {
                 String result = verdict.get(90, TimeUnit.SECONDS);
-                assertThat(result).as("Chromium output: %s", chromium.transcript()).isEqualTo("OK permessage-deflate");
+                assertThat(result)
+                        .as("Chromium output: %s", chromium.transcript())
+                        .isEqualTo("OK permessage-deflate");
             }
         } finally {
             http.stop(0);

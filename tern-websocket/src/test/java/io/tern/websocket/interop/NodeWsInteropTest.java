@@ -25,8 +25,14 @@ class NodeWsInteropTest {
     @ValueSource(booleans = {false, true})
     void nodeClientAgainstTernServer(boolean compression) throws Exception {
         try (NettyWebSocketServer server = WebSocketEchoServer.start(0);
-             PeerProcess client = new PeerProcess(Peers.NODE_DIR, List.of("node", "ws_peer.js", "client",
-                     "ws://127.0.0.1:" + server.port() + "/", compression ? "--compression" : "--plain"))) {
+                PeerProcess client = new PeerProcess(
+                        Peers.NODE_DIR,
+                        List.of(
+                                "node",
+                                "ws_peer.js",
+                                "client",
+                                "ws://127.0.0.1:" + server.port() + "/",
+                                compression ? "--compression" : "--plain"))) {
             String ok = client.awaitLine("OK", 60_000);
             assertThat(ok).isEqualTo(compression ? "OK permessage-deflate" : "OK none");
             assertThat(client.awaitExit(10_000)).isZero();
@@ -36,10 +42,12 @@ class NodeWsInteropTest {
     @ParameterizedTest(name = "compression={0}")
     @ValueSource(booleans = {false, true})
     void ternClientAgainstNodeServer(boolean compression) throws Exception {
-        try (PeerProcess server = new PeerProcess(Peers.NODE_DIR,
-                List.of("node", "ws_peer.js", "server", compression ? "--compression" : "--plain"))) {
-            int port = Integer.parseInt(server.awaitLine("PORT", 30_000).substring(5).trim());
-            DeflateParameters negotiated = TernClientExchange.run(URI.create("ws://127.0.0.1:" + port + "/"), compression, 0);
+        try (PeerProcess server = new PeerProcess(
+                Peers.NODE_DIR, List.of("node", "ws_peer.js", "server", compression ? "--compression" : "--plain"))) {
+            int port = Integer.parseInt(
+                    server.awaitLine("PORT", 30_000).substring(5).trim());
+            DeflateParameters negotiated =
+                    TernClientExchange.run(URI.create("ws://127.0.0.1:" + port + "/"), compression, 0);
             assertThat(negotiated != null).isEqualTo(compression);
             TernClientExchange.run(URI.create("ws://127.0.0.1:" + port + "/"), compression, 1000);
         }

@@ -20,17 +20,23 @@ final class PeerProcess implements AutoCloseable {
     private final List<String> transcript = new ArrayList<>();
 
     PeerProcess(Path workingDir, List<String> command) throws IOException {
-        process = new ProcessBuilder(command).directory(workingDir.toFile()).redirectErrorStream(true).start();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    lines.add(line);
-                }
-            } catch (IOException ignored) {
-                // The process went away; EOF below tells the waiter.
-            }
-            lines.add(EOF);
-        }, "peer-output");
+        process = new ProcessBuilder(command)
+                .directory(workingDir.toFile())
+                .redirectErrorStream(true)
+                .start();
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader r = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line = r.readLine(); line != null; line = r.readLine()) {
+                            lines.add(line);
+                        }
+                    } catch (IOException ignored) {
+                        // The process went away; EOF below tells the waiter.
+                    }
+                    lines.add(EOF);
+                },
+                "peer-output");
         reader.setDaemon(true);
         reader.start();
     }

@@ -18,8 +18,7 @@ final class Peers {
     static final Path NODE_DIR = Path.of("src/test/node").toAbsolutePath();
     static final Path PYTHON_PEER = Path.of("src/test/python/ws_peer.py").toAbsolutePath();
 
-    private Peers() {
-    }
+    private Peers() {}
 
     static void require(boolean available, String what) {
         if (available) {
@@ -33,12 +32,14 @@ final class Peers {
     }
 
     static void requirePythonWebsockets() {
-        require(Files.isExecutable(PYTHON) && exitsZero(PYTHON.toString(), "-c", "import websockets"),
+        require(
+                Files.isExecutable(PYTHON) && exitsZero(PYTHON.toString(), "-c", "import websockets"),
                 "/usr/bin/python3 with websockets (apt: python3-websockets)");
     }
 
     static void requireNodeWs() {
-        require(exitsZero("node", "--version") && Files.isDirectory(NODE_DIR.resolve("node_modules/ws")),
+        require(
+                exitsZero("node", "--version") && Files.isDirectory(NODE_DIR.resolve("node_modules/ws")),
                 "node with ws (npm ci in tern-websocket/src/test/node)");
     }
 
@@ -48,7 +49,10 @@ final class Peers {
 
     private static boolean exitsZero(String... command) {
         try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return false;

@@ -32,8 +32,12 @@ class PythonWebsocketsInteropTest {
     @ValueSource(booleans = {false, true})
     void pythonClientAgainstTernServer(boolean compression) throws Exception {
         try (NettyWebSocketServer server = WebSocketEchoServer.start(0);
-             PeerProcess client = new PeerProcess(Peers.PYTHON_PEER.getParent(),
-                     command("client", "ws://127.0.0.1:" + server.port() + "/", compression ? "--compression" : ""))) {
+                PeerProcess client = new PeerProcess(
+                        Peers.PYTHON_PEER.getParent(),
+                        command(
+                                "client",
+                                "ws://127.0.0.1:" + server.port() + "/",
+                                compression ? "--compression" : ""))) {
             String ok = client.awaitLine("OK", 60_000);
             assertThat(ok).isEqualTo(compression ? "OK permessage-deflate" : "OK none");
             assertThat(client.awaitExit(10_000)).isZero();
@@ -43,10 +47,12 @@ class PythonWebsocketsInteropTest {
     @ParameterizedTest(name = "compression={0}")
     @ValueSource(booleans = {false, true})
     void ternClientAgainstPythonServer(boolean compression) throws Exception {
-        try (PeerProcess server = new PeerProcess(Peers.PYTHON_PEER.getParent(),
-                command("server", compression ? "--compression" : ""))) {
-            int port = Integer.parseInt(server.awaitLine("PORT", 30_000).substring(5).trim());
-            DeflateParameters negotiated = TernClientExchange.run(URI.create("ws://127.0.0.1:" + port + "/"), compression, 0);
+        try (PeerProcess server =
+                new PeerProcess(Peers.PYTHON_PEER.getParent(), command("server", compression ? "--compression" : ""))) {
+            int port = Integer.parseInt(
+                    server.awaitLine("PORT", 30_000).substring(5).trim());
+            DeflateParameters negotiated =
+                    TernClientExchange.run(URI.create("ws://127.0.0.1:" + port + "/"), compression, 0);
             assertThat(negotiated != null).isEqualTo(compression);
             TernClientExchange.run(URI.create("ws://127.0.0.1:" + port + "/"), compression, 1000);
         }

@@ -22,15 +22,14 @@ import java.util.concurrent.TimeUnit;
 
 /** Tern's Netty client against a foreign echo server: the same exchange for every peer. */
 final class TernClientExchange {
-    private record Received(boolean text, byte[] payload) {
-    }
+    private record Received(boolean text, byte[] payload) {}
 
-    private TernClientExchange() {
-    }
+    private TernClientExchange() {}
 
     /** Runs the exchange and returns the negotiated deflate parameters (null when uncompressed). */
     static DeflateParameters run(URI uri, boolean deflate, int autoFragmentBytes) throws Exception {
-        WebSocketConfig config = WebSocketConfig.defaults().withLimits(8 << 20, 8 << 20).withAutoFragmentBytes(autoFragmentBytes);
+        WebSocketConfig config =
+                WebSocketConfig.defaults().withLimits(8 << 20, 8 << 20).withAutoFragmentBytes(autoFragmentBytes);
         if (deflate) {
             config = config.withDeflate(PerMessageDeflateConfig.honourOffers(new CodecPool(6, 4)));
         }
@@ -46,16 +45,17 @@ final class TernClientExchange {
         CompletableFuture<Integer> closed = new CompletableFuture<>();
         try (NettyWebSocketClient client = new NettyWebSocketClient(1, config, BackpressureConfig.defaults())) {
             WebSocketConnection connection = client.connect(uri, new WebSocketListener() {
-                @Override
-                public void onMessage(WebSocketConnection c, boolean text, byte[] buf, int offset, int length) {
-                    received.add(new Received(text, Arrays.copyOfRange(buf, offset, offset + length)));
-                }
+                        @Override
+                        public void onMessage(WebSocketConnection c, boolean text, byte[] buf, int offset, int length) {
+                            received.add(new Received(text, Arrays.copyOfRange(buf, offset, offset + length)));
+                        }
 
-                @Override
-                public void onClose(WebSocketConnection c, int code, String reason) {
-                    closed.complete(code);
-                }
-            }).get(10, TimeUnit.SECONDS);
+                        @Override
+                        public void onClose(WebSocketConnection c, int code, String reason) {
+                            closed.complete(code);
+                        }
+                    })
+                    .get(10, TimeUnit.SECONDS);
             for (Object[] m : messages) {
                 boolean text = (Boolean) m[0];
                 byte[] payload = (byte[]) m[1];

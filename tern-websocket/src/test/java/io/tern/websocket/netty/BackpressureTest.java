@@ -40,8 +40,7 @@ class BackpressureTest {
         }
 
         @Override
-        public void onMessage(WebSocketConnection connection, boolean text, byte[] buf, int offset, int length) {
-        }
+        public void onMessage(WebSocketConnection connection, boolean text, byte[] buf, int offset, int length) {}
 
         @Override
         public void onClose(WebSocketConnection connection, int code, String reason) {
@@ -63,12 +62,16 @@ class BackpressureTest {
     void exceedingTheSendBoundClosesTheConnectionAtOnce() throws Exception {
         long maxPendingBytes = 1 << 20;
         Flooder flooder = new Flooder(Long.MAX_VALUE);
-        BackpressureConfig backpressure = BackpressureConfig.defaults().withMaxPendingWriteBytes(maxPendingBytes)
+        BackpressureConfig backpressure = BackpressureConfig.defaults()
+                .withMaxPendingWriteBytes(maxPendingBytes)
                 .withSlowReaderTimeoutNs(TimeUnit.MINUTES.toNanos(10));
         try (NettyWebSocketServer server = NettyWebSocketServer.start(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1, WebSocketConfig.defaults(), backpressure,
-                () -> flooder);
-             Socket client = nonReadingClient(server.port())) {
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        1,
+                        WebSocketConfig.defaults(),
+                        backpressure,
+                        () -> flooder);
+                Socket client = nonReadingClient(server.port())) {
             assertThat(flooder.closed.get(20, TimeUnit.SECONDS)).isEqualTo(CloseCodes.ABNORMAL);
             // What the kernel's socket buffers absorbed plus the bound plus one held batch; never unbounded.
             assertThat(flooder.acceptedBytes.get()).isLessThan(maxPendingBytes + (16L << 20));
@@ -79,12 +82,16 @@ class BackpressureTest {
     void aReaderThatStaysBlockedPastTheTimeoutIsDisconnected() throws Exception {
         // Enough to pass the high-water mark and fill the socket buffers, well within the hard bound.
         Flooder flooder = new Flooder(24L << 20);
-        BackpressureConfig backpressure = BackpressureConfig.defaults().withMaxPendingWriteBytes(1L << 30)
+        BackpressureConfig backpressure = BackpressureConfig.defaults()
+                .withMaxPendingWriteBytes(1L << 30)
                 .withSlowReaderTimeoutNs(TimeUnit.MILLISECONDS.toNanos(300));
         try (NettyWebSocketServer server = NettyWebSocketServer.start(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1, WebSocketConfig.defaults(), backpressure,
-                () -> flooder);
-             Socket client = nonReadingClient(server.port())) {
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        1,
+                        WebSocketConfig.defaults(),
+                        backpressure,
+                        () -> flooder);
+                Socket client = nonReadingClient(server.port())) {
             assertThat(flooder.closed.get(20, TimeUnit.SECONDS)).isEqualTo(CloseCodes.ABNORMAL);
             assertThat(flooder.acceptedBytes.get()).isEqualTo(24L << 20);
         }

@@ -18,7 +18,8 @@ class Utf8ValidatorTest {
 
     private static boolean jdkAccepts(byte[] bytes) {
         try {
-            StandardCharsets.UTF_8.newDecoder()
+            StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes));
@@ -31,14 +32,32 @@ class Utf8ValidatorTest {
     @Provide
     Arbitrary<byte[]> utf8ish() {
         // Mostly bytes around the interesting boundaries, so multi-byte sequences actually occur.
-        Arbitrary<Byte> interesting = Arbitraries.of((byte) 0x41, (byte) 0x7F, (byte) 0x80, (byte) 0xBF, (byte) 0xC0,
-                (byte) 0xC2, (byte) 0xDF, (byte) 0xE0, (byte) 0xED, (byte) 0xEF, (byte) 0xF0, (byte) 0xF4,
-                (byte) 0xF5, (byte) 0x9F, (byte) 0xA0, (byte) 0x90, (byte) 0x8F);
-        return Arbitraries.oneOf(interesting, Arbitraries.bytes()).array(byte[].class).ofMaxSize(40);
+        Arbitrary<Byte> interesting = Arbitraries.of(
+                (byte) 0x41,
+                (byte) 0x7F,
+                (byte) 0x80,
+                (byte) 0xBF,
+                (byte) 0xC0,
+                (byte) 0xC2,
+                (byte) 0xDF,
+                (byte) 0xE0,
+                (byte) 0xED,
+                (byte) 0xEF,
+                (byte) 0xF0,
+                (byte) 0xF4,
+                (byte) 0xF5,
+                (byte) 0x9F,
+                (byte) 0xA0,
+                (byte) 0x90,
+                (byte) 0x8F);
+        return Arbitraries.oneOf(interesting, Arbitraries.bytes())
+                .array(byte[].class)
+                .ofMaxSize(40);
     }
 
     @Property(tries = 3000)
-    void agreesWithTheJdkDecoderForAnySplit(@ForAll("utf8ish") byte[] bytes, @ForAll @IntRange(min = 0, max = 40) int split) {
+    void agreesWithTheJdkDecoderForAnySplit(
+            @ForAll("utf8ish") byte[] bytes, @ForAll @IntRange(min = 0, max = 40) int split) {
         int at = Math.min(split, bytes.length);
         Utf8Validator v = new Utf8Validator();
         boolean ok = v.update(bytes, 0, at) && v.update(bytes, at, bytes.length - at) && v.isComplete();
@@ -54,10 +73,14 @@ class Utf8ValidatorTest {
 
     @Test
     void rejectsSurrogatesOverlongsAndOutOfRange() {
-        assertThat(Utf8Validator.isValid(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, 0, 3)).isFalse();
-        assertThat(Utf8Validator.isValid(new byte[] {(byte) 0xC0, (byte) 0xAF}, 0, 2)).isFalse();
-        assertThat(Utf8Validator.isValid(new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, 0, 4)).isFalse();
-        assertThat(Utf8Validator.isValid(new byte[] {(byte) 0xF4, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF}, 0, 4)).isTrue();
+        assertThat(Utf8Validator.isValid(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, 0, 3))
+                .isFalse();
+        assertThat(Utf8Validator.isValid(new byte[] {(byte) 0xC0, (byte) 0xAF}, 0, 2))
+                .isFalse();
+        assertThat(Utf8Validator.isValid(new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, 0, 4))
+                .isFalse();
+        assertThat(Utf8Validator.isValid(new byte[] {(byte) 0xF4, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF}, 0, 4))
+                .isTrue();
     }
 
     @Test

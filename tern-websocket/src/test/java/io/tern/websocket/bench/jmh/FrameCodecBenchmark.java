@@ -46,8 +46,7 @@ public class FrameCodecBenchmark {
         this.blackhole = blackhole;
         server = WebSocketEngine.server(WebSocketConfig.defaults(), new WebSocketSink() {
             @Override
-            public void transmit(byte[] buf, int offset, int length) {
-            }
+            public void transmit(byte[] buf, int offset, int length) {}
 
             @Override
             public void onMessage(WebSocketEngine engine, boolean text, byte[] buf, int offset, int length) {
@@ -60,7 +59,7 @@ public class FrameCodecBenchmark {
             }
         });
         byte[] request = ("GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
         server.start(0);
         server.onBytes(request, 0, request.length, 0);
