@@ -59,6 +59,7 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
     private volatile String streamName;
     private volatile String query = "";
     private boolean accepted;
+    private boolean closedByApplication;
     private int noticesLogged;
 
     RtmpServerConnection(long connectionId, RtmpListenerSettings settings, RtmpIngestHandler handler, TurnFlush flush) {
@@ -105,6 +106,7 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
     @Override
     public void close(String reason) {
         ctx.executor().execute(() -> {
+            closedByApplication = true;
             session.close(reason, System.nanoTime());
             drain();
         });

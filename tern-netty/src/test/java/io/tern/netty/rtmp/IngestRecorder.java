@@ -19,7 +19,7 @@ import java.util.concurrent.CountDownLatch;
  * A fake stream registry for the adapter's tests: a name that is live is refused (as the origin
  * will refuse it), everything that arrives is recorded per stream name.
  */
-final class IngestRecorder implements RtmpIngestHandler {
+class IngestRecorder implements RtmpIngestHandler {
     /** What one publish delivered. */
     static final class Stream {
         final List<CodecConfig> configs = new CopyOnWriteArrayList<>();
