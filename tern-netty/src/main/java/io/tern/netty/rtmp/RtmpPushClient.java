@@ -3,13 +3,11 @@ package io.tern.netty.rtmp;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.media.AccessUnit;
 import io.tern.media.codec.CodecConfig;
 import io.tern.netty.NettyTransports;
@@ -24,10 +22,8 @@ import io.tern.rtmp.session.RtmpEvent.PublishRefused;
 import io.tern.rtmp.session.RtmpEvent.PublishStarted;
 import io.tern.rtmp.session.RtmpSettings;
 import io.tern.rtmp.session.RtmpStats;
-import io.tern.rtmp.session.WriteSink;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -208,7 +204,7 @@ public final class RtmpPushClient implements AutoCloseable {
                 session.close(
                         "the origin stopped acknowledging: " + session.unacknowledgedBytes() + " bytes unacknowledged",
                         System.nanoTime());
-            } else if (!channel.isWritable() && !handler.flush.writable(handler.slot)) {
+            } else if (!channel.isWritable() && !handler.driver.writable()) {
                 session.close(
                         "the origin cannot keep up: write queue over " + highWaterMarkBytes + " bytes",
                         System.nanoTime());
@@ -217,19 +213,13 @@ public final class RtmpPushClient implements AutoCloseable {
         });
     }
 
-    /** Drives the session on the event loop: bytes in, writes and events out, one timer. */
+    /** The channel's handler: one session, driven by a {@link SessionDriver}. */
     private final class Handler extends ChannelInboundHandlerAdapter {
         private final RtmpSettings settings;
         private final RtmpClientSession.Target target;
         private final HandshakeScheme scheme;
-        private final WriteSink writeSink = this::copyOut;
         private RtmpClientSession session;
-        private ChannelHandlerContext ctx;
-        private TurnFlush flush;
-        private TurnFlush.Slot slot;
-        private ByteBuf pendingOut;
-        private ScheduledFuture<?> timer;
-        private long timerDeadlineNs = Long.MAX_VALUE;
+        private SessionDriver driver;
 
         Handler(RtmpSettings settings, RtmpClientSession.Target target, HandshakeScheme scheme) {
             this.settings = settings;
@@ -239,40 +229,25 @@ public final class RtmpPushClient implements AutoCloseable {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
-            this.ctx = ctx;
-            this.flush = new TurnFlush(ctx.channel().eventLoop());
-            this.slot = new TurnFlush.Slot(ctx.channel());
             session = new RtmpClientSession(
                     settings,
                     target,
                     scheme,
                     new SplittableRandom(ThreadLocalRandom.current().nextLong()),
                     System.nanoTime());
-            drain();
+            driver = new SessionDriver(session, ctx, new TurnFlush(ctx.channel().eventLoop()), this::on);
+            driver.drain();
             ctx.fireChannelActive();
         }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf in = (ByteBuf) msg;
-            try {
-                long nowNs = System.nanoTime();
-                for (ByteBuffer part : in.nioBuffers()) {
-                    session.onBytes(part, nowNs);
-                }
-            } finally {
-                in.release();
-            }
-            drain();
+            driver.read((ByteBuf) msg);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            if (timer != null) {
-                timer.cancel(false);
-            }
-            session.onPeerClosed(System.nanoTime());
-            drain();
+            driver.peerClosed();
             ctx.fireChannelInactive();
         }
 
@@ -282,65 +257,34 @@ public final class RtmpPushClient implements AutoCloseable {
             ctx.close();
         }
 
-        private void copyOut(byte[] bytes, int offset, int length) {
-            pendingOut.writeBytes(bytes, offset, length);
+        void drain() {
+            driver.drain();
         }
 
-        void drain() {
-            if (session.pendingWriteBytes() > 0 && ctx.channel().isActive()) {
-                pendingOut = ctx.alloc().directBuffer(session.pendingWriteBytes());
-                session.drainWrites(writeSink);
-                flush.write(slot, pendingOut);
-                pendingOut = null;
-            }
-            for (RtmpEvent event; (event = session.pollEvent()) != null; ) {
-                switch (event) {
-                    case PublishStarted s -> {
-                        LOG.log(System.Logger.Level.INFO, "RTMP push to " + url + " publishing");
-                        published.complete(null);
-                    }
-                    case PublishRefused r ->
-                        LOG.log(
-                                System.Logger.Level.WARNING,
-                                "RTMP push to " + url + " refused: " + r.code() + " (" + r.description() + ")");
-                    case Closed c -> {
-                        LOG.log(
-                                c.reason() == CloseReason.LOCAL_CLOSE
-                                        ? System.Logger.Level.INFO
-                                        : System.Logger.Level.WARNING,
-                                "RTMP push to " + url + " closed: " + c.reason() + ": " + c.detail());
-                        published.completeExceptionally(new IllegalStateException(c.reason() + ": " + c.detail()));
-                        closed.complete(c);
-                        if (ctx.channel().isActive()) {
-                            ctx.channel().writeAndFlush(ctx.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
-                        }
-                    }
-                    default -> {
-                        // Connected, notices: nothing to do for a publisher.
-                    }
+        private void on(RtmpEvent event) {
+            switch (event) {
+                case PublishStarted s -> {
+                    LOG.log(System.Logger.Level.INFO, "RTMP push to " + url + " publishing");
+                    published.complete(null);
+                }
+                case PublishRefused r ->
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "RTMP push to " + url + " refused: " + r.code() + " (" + r.description() + ")");
+                case Closed c -> {
+                    LOG.log(
+                            c.reason() == CloseReason.LOCAL_CLOSE
+                                    ? System.Logger.Level.INFO
+                                    : System.Logger.Level.WARNING,
+                            "RTMP push to " + url + " closed: " + c.reason() + ": " + c.detail());
+                    published.completeExceptionally(new IllegalStateException(c.reason() + ": " + c.detail()));
+                    closed.complete(c);
+                    driver.closeAfterWrites();
+                }
+                default -> {
+                    // Connected, notices: nothing to do for a publisher.
                 }
             }
-            armTimer();
-        }
-
-        private void armTimer() {
-            long deadline = session.nextDeadlineNs();
-            if (deadline == Long.MAX_VALUE || (timer != null && timerDeadlineNs <= deadline)) {
-                return;
-            }
-            if (timer != null) {
-                timer.cancel(false);
-            }
-            timerDeadlineNs = deadline;
-            timer = ctx.executor()
-                    .schedule(this::onTimer, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        }
-
-        private void onTimer() {
-            timer = null;
-            timerDeadlineNs = Long.MAX_VALUE;
-            session.onTimeout(System.nanoTime());
-            drain();
         }
     }
 }

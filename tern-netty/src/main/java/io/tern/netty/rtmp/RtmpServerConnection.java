@@ -1,12 +1,11 @@
 package io.tern.netty.rtmp;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.media.codec.CodecConfig;
 import io.tern.netty.TurnFlush;
+import io.tern.rtmp.CloseReason;
 import io.tern.rtmp.session.RtmpEvent;
 import io.tern.rtmp.session.RtmpEvent.Closed;
 import io.tern.rtmp.session.RtmpEvent.ConfigReceived;
@@ -21,20 +20,16 @@ import io.tern.rtmp.session.RtmpEvent.TimestampDiscontinuity;
 import io.tern.rtmp.session.RtmpEvent.Unpublished;
 import io.tern.rtmp.session.RtmpServerSession;
 import io.tern.rtmp.session.RtmpStats;
-import io.tern.rtmp.session.WriteSink;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One publisher's connection: feeds what it reads to its {@link RtmpServerSession}, then drains
- * the session's writes (one buffer per input, flushed once per event-loop turn) and events (handed
- * to the {@link RtmpIngestHandler}), and arms one timer at the session's next deadline. The
- * session is only touched on the channel's event loop; decisions from other threads hop onto it.
+ * One publisher's connection: its {@link RtmpServerSession}, driven by a {@link SessionDriver},
+ * with the session's events handed to the {@link RtmpIngestHandler}. The session is only touched
+ * on the channel's event loop; decisions from other threads hop onto it.
  */
 final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements RtmpPublisher {
     private static final System.Logger LOG = System.getLogger("tern");
@@ -45,16 +40,11 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
     private final RtmpListenerSettings settings;
     private final RtmpIngestHandler handler;
     private final TurnFlush flush;
-    private final WriteSink writeSink = this::copyOut;
-    private final Runnable onTimer = this::onTimer;
 
     private RtmpServerSession session;
+    private SessionDriver driver;
     private ChannelHandlerContext ctx;
-    private TurnFlush.Slot slot;
     private InetSocketAddress remote;
-    private ByteBuf pendingOut;
-    private ScheduledFuture<?> timer;
-    private long timerDeadlineNs = Long.MAX_VALUE;
     private volatile String app = "";
     private volatile String streamName;
     private volatile String query = "";
@@ -108,7 +98,7 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
         ctx.executor().execute(() -> {
             closedByApplication = true;
             session.close(reason, System.nanoTime());
-            drain();
+            driver.drain();
         });
     }
 
@@ -118,42 +108,24 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.remote = (InetSocketAddress) ctx.channel().remoteAddress();
-        this.slot = new TurnFlush.Slot(ctx.channel());
         // S1's random bytes need no cryptographic strength; each connection gets its own generator.
         this.session = new RtmpServerSession(
                 settings.engine(),
                 new SplittableRandom(ThreadLocalRandom.current().nextLong()),
                 System.nanoTime());
-        armTimer();
+        this.driver = new SessionDriver(session, ctx, flush, this::dispatch);
+        driver.drain();
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf in = (ByteBuf) msg;
-        try {
-            long nowNs = System.nanoTime();
-            if (in.nioBufferCount() == 1) {
-                session.onBytes(in.internalNioBuffer(in.readerIndex(), in.readableBytes()), nowNs);
-            } else {
-                for (ByteBuffer part : in.nioBuffers()) {
-                    session.onBytes(part, nowNs);
-                }
-            }
-        } finally {
-            in.release();
-        }
-        drain();
+        driver.read((ByteBuf) msg);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-        session.onPeerClosed(System.nanoTime());
-        drain();
+        driver.peerClosed();
         ctx.fireChannelInactive();
     }
 
@@ -166,35 +138,13 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (!ctx.channel().isWritable() && ctx.channel().isActive()) {
-            flush.writable(slot); // flushes what this turn queued, then looks again
-            if (!ctx.channel().isWritable()) {
-                session.close(
-                        "write queue over " + settings.writeHighWaterMarkBytes() + " bytes: the peer is not reading",
-                        System.nanoTime());
-                drain();
-            }
+        if (!ctx.channel().isWritable() && ctx.channel().isActive() && !driver.writable()) {
+            session.close(
+                    "write queue over " + settings.writeHighWaterMarkBytes() + " bytes: the peer is not reading",
+                    System.nanoTime());
+            driver.drain();
         }
         ctx.fireChannelWritabilityChanged();
-    }
-
-    // ---- draining the engine -------------------------------------------------------------------
-
-    private void drain() {
-        if (session.pendingWriteBytes() > 0 && ctx.channel().isActive()) {
-            pendingOut = ctx.alloc().directBuffer(session.pendingWriteBytes());
-            session.drainWrites(writeSink);
-            flush.write(slot, pendingOut);
-            pendingOut = null;
-        }
-        for (RtmpEvent event; (event = session.pollEvent()) != null; ) {
-            dispatch(event);
-        }
-        armTimer();
-    }
-
-    private void copyOut(byte[] bytes, int offset, int length) {
-        pendingOut.writeBytes(bytes, offset, length);
     }
 
     private void dispatch(RtmpEvent event) {
@@ -245,39 +195,17 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
     }
 
     private void closed(Closed c) {
-        System.Logger.Level level = switch (c.reason()) {
-            case PEER_CLOSED, LOCAL_CLOSE -> System.Logger.Level.INFO;
-            default -> System.Logger.Level.WARNING;
-        };
+        // A publisher leaving and the application's own close are normal; everything else is worth a warning.
+        boolean normal =
+                c.reason() == CloseReason.PEER_CLOSED || (c.reason() == CloseReason.LOCAL_CLOSE && closedByApplication);
+        System.Logger.Level level = normal ? System.Logger.Level.INFO : System.Logger.Level.WARNING;
         LOG.log(level, describe() + " closed: " + c.reason() + ": " + c.detail());
         handler.onConnectionClosed(this, c.reason(), c.detail());
-        if (ctx.channel().isActive()) {
-            // Whatever the session still queued (a refusal's status) goes out before the close.
-            ctx.channel().writeAndFlush(ctx.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
-        }
+        driver.closeAfterWrites();
     }
 
     private String describe() {
         return "RTMP " + remote + (streamName == null ? "" : " " + app + "/" + streamName);
-    }
-
-    private void armTimer() {
-        long deadline = session.nextDeadlineNs();
-        if (deadline == Long.MAX_VALUE || (timer != null && timerDeadlineNs <= deadline)) {
-            return; // a timer that fires early re-arms for the later deadline
-        }
-        if (timer != null) {
-            timer.cancel(false);
-        }
-        timerDeadlineNs = deadline;
-        timer = ctx.executor().schedule(onTimer, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-    }
-
-    private void onTimer() {
-        timer = null;
-        timerDeadlineNs = Long.MAX_VALUE;
-        session.onTimeout(System.nanoTime());
-        drain();
     }
 
     private void applyDecision(int messageStreamId, String refusal) {
@@ -296,7 +224,7 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
         } else if (applied) {
             LOG.log(System.Logger.Level.INFO, describe() + ": publish refused: " + refusal);
         }
-        drain();
+        driver.drain();
     }
 
     /** One publish request's answer; it always runs on the event loop, after the current drain. */

@@ -2,9 +2,7 @@ package io.tern.netty.rtmp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.channel.EventLoopGroup;
 import io.tern.media.TrackType;
-import io.tern.netty.NettyTransports;
 import io.tern.rtmp.bytes.ByteWriter;
 import io.tern.rtmp.chunk.ChunkWriter;
 import io.tern.rtmp.chunk.MessageType;
@@ -14,7 +12,6 @@ import io.tern.rtmp.session.RtmpSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
@@ -34,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class BadInputSocketTest {
     private static final long HANDSHAKE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private EventLoopGroup group;
+    private ListenerFixture fixture;
     private RtmpListener listener;
     private final IngestRecorder recorder = new IngestRecorder();
     private final LogCapture log = new LogCapture();
@@ -44,22 +41,15 @@ class BadInputSocketTest {
 
     @BeforeEach
     void start() throws Exception {
-        group = NettyTransports.newGroup(1, "rtmp-bad"); // one loop: the bad connections share the good one's thread
-        RtmpSettings engine = RtmpSettings.defaults()
-                .withTimeouts(
-                        HANDSHAKE_TIMEOUT_NS,
-                        TimeUnit.SECONDS.toNanos(30),
-                        TimeUnit.SECONDS.toNanos(20),
-                        TimeUnit.SECONDS.toNanos(10),
-                        TimeUnit.SECONDS.toNanos(15));
-        listener = RtmpListener.start(
-                group,
-                new InetSocketAddress("127.0.0.1", 0),
-                new RtmpListenerSettings(engine, 100, 8 * 1024, 64 * 1024),
-                recorder);
+        RtmpSettings engine = RtmpSettings.defaults().toBuilder()
+                .handshakeTimeoutNs(HANDSHAKE_TIMEOUT_NS)
+                .build();
+        // One event loop: the bad connections share the good publisher's thread.
+        fixture = new ListenerFixture(1, new RtmpListenerSettings(engine, 100, 8 * 1024, 64 * 1024), recorder);
+        listener = fixture.listener;
         good = RtmpPushClient.connect(
-                group,
-                URI.create("rtmp://127.0.0.1:" + listener.localAddress().getPort() + "/live/good"),
+                fixture.group,
+                URI.create(fixture.url("good")),
                 RtmpSettings.defaults(),
                 HandshakeScheme.DIGEST_OFFSET_8);
         good.published().get(10, TimeUnit.SECONDS);
@@ -84,8 +74,7 @@ class BadInputSocketTest {
         good.unpublish();
         good.closed().get(10, TimeUnit.SECONDS);
         log.close();
-        listener.close();
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        fixture.close();
     }
 
     private int goodFrames() {
@@ -116,9 +105,8 @@ class BadInputSocketTest {
         return socket;
     }
 
-    /** A real handshake on a plain socket; returns the socket ready for chunks. */
-    private Socket handshaken() throws Exception {
-        Socket socket = connect();
+    /** A real handshake on a connected socket; returns the socket ready for chunks. */
+    private static Socket handshaken(Socket socket) throws Exception {
         ClientHandshake handshake = new ClientHandshake(HandshakeScheme.PLAIN);
         ByteWriter c0c1 = new ByteWriter(1537);
         handshake.start(c0c1, new SplittableRandom(1));
@@ -171,7 +159,7 @@ class BadInputSocketTest {
     @Test
     void aHugeChunkSizeIsClosedWithItsValue() throws Exception {
         int before = goodFrames();
-        try (Socket socket = handshaken()) {
+        try (Socket socket = handshaken(connect())) {
             socket.getOutputStream()
                     .write(chunk(new ChunkWriter(), 2, MessageType.SET_CHUNK_SIZE, new byte[] {0x7F, -1, -1, -1}));
             awaitClose(socket, 5000);
@@ -188,15 +176,7 @@ class BadInputSocketTest {
         try (Socket socket = new Socket()) {
             socket.setReceiveBufferSize(4096);
             socket.connect(listener.localAddress(), 5000);
-            ClientHandshake handshake = new ClientHandshake(HandshakeScheme.PLAIN);
-            ByteWriter c0c1 = new ByteWriter(1537);
-            handshake.start(c0c1, new SplittableRandom(1));
-            OutputStream out = socket.getOutputStream();
-            out.write(c0c1.array(), 0, c0c1.length());
-            byte[] answer = socket.getInputStream().readNBytes(3073);
-            ByteWriter c2 = new ByteWriter(1536);
-            handshake.consume(ByteBuffer.wrap(answer), c2, new SplittableRandom(2));
-            out.write(c2.array(), 0, c2.length());
+            OutputStream out = handshaken(socket).getOutputStream();
             // Ping requests, each answered; their answers are never read.
             ChunkWriter writer = new ChunkWriter();
             ByteWriter pings = new ByteWriter(64 * 1024);

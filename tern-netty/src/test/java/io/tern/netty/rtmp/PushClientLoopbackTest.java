@@ -3,15 +3,12 @@ package io.tern.netty.rtmp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.netty.channel.EventLoopGroup;
 import io.tern.media.AccessUnit;
 import io.tern.media.TrackType;
-import io.tern.netty.NettyTransports;
 import io.tern.rtmp.CloseReason;
 import io.tern.rtmp.handshake.HandshakeScheme;
 import io.tern.rtmp.session.RtmpSettings;
 import io.tern.rtmp.session.RtmpStats;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,29 +22,26 @@ import org.junit.jupiter.api.Test;
 
 /** Tern's push client against Tern's listener over loopback sockets: the adapters, without other peers. */
 class PushClientLoopbackTest {
-    private EventLoopGroup group;
-    private RtmpListener listener;
     private final IngestRecorder recorder = new IngestRecorder();
+    private ListenerFixture fixture;
 
     @BeforeEach
     void start() throws InterruptedException {
-        group = NettyTransports.newGroup(2, "rtmp-loop");
-        listener = RtmpListener.start(
-                group, new InetSocketAddress("127.0.0.1", 0), RtmpListenerSettings.defaults(), recorder);
+        fixture = new ListenerFixture(2, RtmpListenerSettings.defaults(), recorder);
     }
 
     @AfterEach
     void stop() {
-        listener.close();
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        fixture.close();
     }
 
     private RtmpPushClient push(String name) {
+        return push(fixture, name);
+    }
+
+    private static RtmpPushClient push(ListenerFixture to, String name) {
         return RtmpPushClient.connect(
-                group,
-                URI.create("rtmp://127.0.0.1:" + listener.localAddress().getPort() + "/live/" + name),
-                RtmpSettings.defaults(),
-                HandshakeScheme.DIGEST_OFFSET_772);
+                to.group, URI.create(to.url(name)), RtmpSettings.defaults(), HandshakeScheme.DIGEST_OFFSET_772);
     }
 
     @Test
@@ -76,24 +70,21 @@ class PushClientLoopbackTest {
         assertThat(stream.track(TrackType.AUDIO)).hasSize(60);
         assertThat(sent.videoFrames()).isEqualTo(60);
         assertThat(client.closed().get(10, TimeUnit.SECONDS).reason()).isEqualTo(CloseReason.LOCAL_CLOSE);
-        assertThat(listener.connections()).isLessThanOrEqualTo(1);
+        assertThat(fixture.listener.connections()).isLessThanOrEqualTo(1);
     }
 
     @Test
     void aDecisionFromAnotherThreadLaterIsApplied() throws Exception {
         ScheduledExecutorService hook = Executors.newSingleThreadScheduledExecutor();
-        try {
-            listener.close();
-            IngestRecorder slow = new IngestRecorder() {
-                @Override
-                public void onPublishRequest(RtmpPublisher publisher, PublishDecision decision) {
-                    // As an HTTP on_publish hook would answer: later, on its own thread.
-                    hook.schedule(() -> super.onPublishRequest(publisher, decision), 200, TimeUnit.MILLISECONDS);
-                }
-            };
-            listener = RtmpListener.start(
-                    group, new InetSocketAddress("127.0.0.1", 0), RtmpListenerSettings.defaults(), slow);
-            RtmpPushClient client = push("later");
+        IngestRecorder slow = new IngestRecorder() {
+            @Override
+            public void onPublishRequest(RtmpPublisher publisher, PublishDecision decision) {
+                // As an HTTP on_publish hook would answer: later, on its own thread.
+                hook.schedule(() -> super.onPublishRequest(publisher, decision), 200, TimeUnit.MILLISECONDS);
+            }
+        };
+        try (ListenerFixture slowListener = new ListenerFixture(1, RtmpListenerSettings.defaults(), slow)) {
+            RtmpPushClient client = push(slowListener, "later");
             client.published().get(10, TimeUnit.SECONDS);
             client.sendConfig(SyntheticMedia.AAC, 0);
             client.unpublish();
@@ -141,7 +132,7 @@ class PushClientLoopbackTest {
     @Test
     void aPushToAPortWithNobodyFailsItsFutures() {
         RtmpPushClient client = RtmpPushClient.connect(
-                group, URI.create("rtmp://127.0.0.1:1/live/x"), RtmpSettings.defaults(), HandshakeScheme.PLAIN);
+                fixture.group, URI.create("rtmp://127.0.0.1:1/live/x"), RtmpSettings.defaults(), HandshakeScheme.PLAIN);
 
         assertThatThrownBy(() -> client.published().get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
     }
@@ -150,7 +141,7 @@ class PushClientLoopbackTest {
     void urlsWithoutAppAndStreamAreRejected() {
         for (String url : List.of("http://h/live/x", "rtmp://h/live", "rtmp://h/live/", "rtmp://h/")) {
             assertThatThrownBy(() -> RtmpPushClient.connect(
-                            group, URI.create(url), RtmpSettings.defaults(), HandshakeScheme.PLAIN))
+                            fixture.group, URI.create(url), RtmpSettings.defaults(), HandshakeScheme.PLAIN))
                     .as(url)
                     .isInstanceOf(IllegalArgumentException.class);
         }

@@ -2,9 +2,6 @@ package io.tern.netty.rtmp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.channel.EventLoopGroup;
-import io.tern.netty.NettyTransports;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,25 +21,21 @@ class RealPublishersTest {
     @TempDir
     Path dir;
 
-    private EventLoopGroup group;
-    private RtmpListener listener;
     private final IngestRecorder recorder = new IngestRecorder();
+    private ListenerFixture fixture;
 
     @BeforeEach
     void start() throws InterruptedException {
-        group = NettyTransports.newGroup(1, "rtmp-test");
-        listener = RtmpListener.start(
-                group, new InetSocketAddress("127.0.0.1", 0), RtmpListenerSettings.defaults(), recorder);
+        fixture = new ListenerFixture(1, RtmpListenerSettings.defaults(), recorder);
     }
 
     @AfterEach
     void stop() {
-        listener.close();
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        fixture.close();
     }
 
     private String url(String name) {
-        return "rtmp://127.0.0.1:" + listener.localAddress().getPort() + "/live/" + name;
+        return fixture.url(name);
     }
 
     static List<String> ffmpegPublish(String url, int seconds) {

@@ -104,7 +104,8 @@ public final class ChunkWriter {
         } while (written < length);
     }
 
-    private static void basicHeader(ByteWriter out, int format, int csid) {
+    /** The 1-, 2- or 3-byte basic header of a chunk (§5.3.1.1). */
+    static void basicHeader(ByteWriter out, int format, int csid) {
         if (csid < 64) {
             out.u8((format << 6) | csid);
         } else if (csid < 320) {

@@ -88,94 +88,132 @@ public record RtmpSettings(
                 8);
     }
 
-    public RtmpSettings withTimeouts(long handshakeNs, long setupNs, long idleNs, long decisionNs, long commandNs) {
-        return new RtmpSettings(
-                maxChunkSizeBytes,
-                outgoingChunkSizeBytes,
-                maxMessageBytes,
-                maxChunkStreams,
-                maxBufferedBytes,
-                windowAckSizeBytes,
-                maxUnacknowledgedBytes,
-                handshakeNs,
-                setupNs,
-                idleNs,
-                decisionNs,
-                commandNs,
-                maxTimestampGapMs,
-                maxMessageStreams);
+    /** A builder starting from these settings, to change a few. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public RtmpSettings withChunkSizes(int maxIncomingBytes, int outgoingBytes) {
-        return new RtmpSettings(
-                maxIncomingBytes,
-                outgoingBytes,
-                maxMessageBytes,
-                maxChunkStreams,
-                maxBufferedBytes,
-                windowAckSizeBytes,
-                maxUnacknowledgedBytes,
-                handshakeTimeoutNs,
-                setupTimeoutNs,
-                idleTimeoutNs,
-                decisionTimeoutNs,
-                commandTimeoutNs,
-                maxTimestampGapMs,
-                maxMessageStreams);
-    }
+    /** Settings one field at a time; {@link #build()} checks every range. */
+    public static final class Builder {
+        private int maxChunkSizeBytes;
+        private int outgoingChunkSizeBytes;
+        private int maxMessageBytes;
+        private int maxChunkStreams;
+        private long maxBufferedBytes;
+        private int windowAckSizeBytes;
+        private long maxUnacknowledgedBytes;
+        private long handshakeTimeoutNs;
+        private long setupTimeoutNs;
+        private long idleTimeoutNs;
+        private long decisionTimeoutNs;
+        private long commandTimeoutNs;
+        private long maxTimestampGapMs;
+        private int maxMessageStreams;
 
-    public RtmpSettings withMessageLimits(int maxMessage, int maxStreams, long maxBuffered) {
-        return new RtmpSettings(
-                maxChunkSizeBytes,
-                outgoingChunkSizeBytes,
-                maxMessage,
-                maxStreams,
-                maxBuffered,
-                windowAckSizeBytes,
-                maxUnacknowledgedBytes,
-                handshakeTimeoutNs,
-                setupTimeoutNs,
-                idleTimeoutNs,
-                decisionTimeoutNs,
-                commandTimeoutNs,
-                maxTimestampGapMs,
-                maxMessageStreams);
-    }
+        private Builder(RtmpSettings s) {
+            maxChunkSizeBytes = s.maxChunkSizeBytes;
+            outgoingChunkSizeBytes = s.outgoingChunkSizeBytes;
+            maxMessageBytes = s.maxMessageBytes;
+            maxChunkStreams = s.maxChunkStreams;
+            maxBufferedBytes = s.maxBufferedBytes;
+            windowAckSizeBytes = s.windowAckSizeBytes;
+            maxUnacknowledgedBytes = s.maxUnacknowledgedBytes;
+            handshakeTimeoutNs = s.handshakeTimeoutNs;
+            setupTimeoutNs = s.setupTimeoutNs;
+            idleTimeoutNs = s.idleTimeoutNs;
+            decisionTimeoutNs = s.decisionTimeoutNs;
+            commandTimeoutNs = s.commandTimeoutNs;
+            maxTimestampGapMs = s.maxTimestampGapMs;
+            maxMessageStreams = s.maxMessageStreams;
+        }
 
-    public RtmpSettings withAcknowledgements(int windowBytes, long maxUnacknowledged) {
-        return new RtmpSettings(
-                maxChunkSizeBytes,
-                outgoingChunkSizeBytes,
-                maxMessageBytes,
-                maxChunkStreams,
-                maxBufferedBytes,
-                windowBytes,
-                maxUnacknowledged,
-                handshakeTimeoutNs,
-                setupTimeoutNs,
-                idleTimeoutNs,
-                decisionTimeoutNs,
-                commandTimeoutNs,
-                maxTimestampGapMs,
-                maxMessageStreams);
-    }
+        public Builder maxChunkSizeBytes(int bytes) {
+            maxChunkSizeBytes = bytes;
+            return this;
+        }
 
-    public RtmpSettings withMaxTimestampGapMs(long gapMs) {
-        return new RtmpSettings(
-                maxChunkSizeBytes,
-                outgoingChunkSizeBytes,
-                maxMessageBytes,
-                maxChunkStreams,
-                maxBufferedBytes,
-                windowAckSizeBytes,
-                maxUnacknowledgedBytes,
-                handshakeTimeoutNs,
-                setupTimeoutNs,
-                idleTimeoutNs,
-                decisionTimeoutNs,
-                commandTimeoutNs,
-                gapMs,
-                maxMessageStreams);
+        public Builder outgoingChunkSizeBytes(int bytes) {
+            outgoingChunkSizeBytes = bytes;
+            return this;
+        }
+
+        public Builder maxMessageBytes(int bytes) {
+            maxMessageBytes = bytes;
+            return this;
+        }
+
+        public Builder maxChunkStreams(int streams) {
+            maxChunkStreams = streams;
+            return this;
+        }
+
+        public Builder maxBufferedBytes(long bytes) {
+            maxBufferedBytes = bytes;
+            return this;
+        }
+
+        public Builder windowAckSizeBytes(int bytes) {
+            windowAckSizeBytes = bytes;
+            return this;
+        }
+
+        public Builder maxUnacknowledgedBytes(long bytes) {
+            maxUnacknowledgedBytes = bytes;
+            return this;
+        }
+
+        public Builder handshakeTimeoutNs(long ns) {
+            handshakeTimeoutNs = ns;
+            return this;
+        }
+
+        public Builder setupTimeoutNs(long ns) {
+            setupTimeoutNs = ns;
+            return this;
+        }
+
+        public Builder idleTimeoutNs(long ns) {
+            idleTimeoutNs = ns;
+            return this;
+        }
+
+        public Builder decisionTimeoutNs(long ns) {
+            decisionTimeoutNs = ns;
+            return this;
+        }
+
+        public Builder commandTimeoutNs(long ns) {
+            commandTimeoutNs = ns;
+            return this;
+        }
+
+        public Builder maxTimestampGapMs(long ms) {
+            maxTimestampGapMs = ms;
+            return this;
+        }
+
+        public Builder maxMessageStreams(int streams) {
+            maxMessageStreams = streams;
+            return this;
+        }
+
+        public RtmpSettings build() {
+            return new RtmpSettings(
+                    maxChunkSizeBytes,
+                    outgoingChunkSizeBytes,
+                    maxMessageBytes,
+                    maxChunkStreams,
+                    maxBufferedBytes,
+                    windowAckSizeBytes,
+                    maxUnacknowledgedBytes,
+                    handshakeTimeoutNs,
+                    setupTimeoutNs,
+                    idleTimeoutNs,
+                    decisionTimeoutNs,
+                    commandTimeoutNs,
+                    maxTimestampGapMs,
+                    maxMessageStreams);
+        }
     }
 
     private static void check(boolean ok, String name, long value) {

@@ -43,7 +43,7 @@ class Amf0PropertiesTest {
         }
     }
 
-    @Property(tries = 2000)
+    @Property(tries = 1000)
     void mutatedEncodingsGiveValuesOrAnAmfException(@ForAll("values") AmfValue value, @ForAll long seed) {
         ByteWriter out = new ByteWriter(64);
         Amf0Writer.write(out, value);
@@ -62,7 +62,8 @@ class Amf0PropertiesTest {
 
     @Provide
     Arbitrary<AmfValue> values() {
-        return value(4);
+        // Without edge cases: their combinations over a recursive generator cost far more than the tries.
+        return value(3).withoutEdgeCases();
     }
 
     private Arbitrary<AmfValue> value(int depth) {

@@ -8,13 +8,7 @@ final class RawChunks {
     private final ByteWriter out = new ByteWriter(256);
 
     RawChunks basic(int format, int csid) {
-        if (csid < 64) {
-            out.u8((format << 6) | csid);
-        } else if (csid < 320) {
-            out.u8(format << 6).u8(csid - 64);
-        } else {
-            out.u8((format << 6) | 1).u8((csid - 64) & 0xFF).u8((csid - 64) >>> 8);
-        }
+        ChunkWriter.basicHeader(out, format, csid);
         return this;
     }
 

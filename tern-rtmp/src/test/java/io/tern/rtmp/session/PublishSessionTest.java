@@ -99,8 +99,12 @@ class PublishSessionTest {
     @CsvSource({"128, 128", "4096, 60000", "128, 1000000", "65536, 200"})
     void mediaArrivesUnchangedWithEveryChunkTypeAndChunkSizeChanges(int serverChunk, int clientChunk) {
         Link link = new Link(
-                RtmpSettings.defaults().withChunkSizes(16 << 20, serverChunk),
-                RtmpSettings.defaults().withChunkSizes(16 << 20, clientChunk),
+                RtmpSettings.defaults().toBuilder()
+                        .outgoingChunkSizeBytes(serverChunk)
+                        .build(),
+                RtmpSettings.defaults().toBuilder()
+                        .outgoingChunkSizeBytes(clientChunk)
+                        .build(),
                 HandshakeScheme.DIGEST_OFFSET_8,
                 3);
         link.publish();
@@ -164,7 +168,9 @@ class PublishSessionTest {
             @ForAll long seed, @ForAll @IntRange(min = 128, max = 70_000) int clientChunk) {
         Link link = new Link(
                 RtmpSettings.defaults(),
-                RtmpSettings.defaults().withChunkSizes(16 << 20, clientChunk),
+                RtmpSettings.defaults().toBuilder()
+                        .outgoingChunkSizeBytes(clientChunk)
+                        .build(),
                 HandshakeScheme.DIGEST_OFFSET_772,
                 seed);
         link.publish();
@@ -186,8 +192,14 @@ class PublishSessionTest {
     @Test
     void theServerAcknowledgesEveryWindowTheClientAsks() {
         Link link = new Link(
-                RtmpSettings.defaults().withAcknowledgements(200, 1000),
-                RtmpSettings.defaults().withAcknowledgements(10_000, 50_000),
+                RtmpSettings.defaults().toBuilder()
+                        .windowAckSizeBytes(200)
+                        .maxUnacknowledgedBytes(1000)
+                        .build(),
+                RtmpSettings.defaults().toBuilder()
+                        .windowAckSizeBytes(10_000)
+                        .maxUnacknowledgedBytes(50_000)
+                        .build(),
                 HandshakeScheme.DIGEST_OFFSET_8,
                 4);
         link.publish();
@@ -212,7 +224,10 @@ class PublishSessionTest {
     void aClientStopsSendingWhileTooMuchIsUnacknowledged() {
         Link link = new Link(
                 RtmpSettings.defaults(),
-                RtmpSettings.defaults().withAcknowledgements(10_000, 50_000),
+                RtmpSettings.defaults().toBuilder()
+                        .windowAckSizeBytes(10_000)
+                        .maxUnacknowledgedBytes(50_000)
+                        .build(),
                 HandshakeScheme.DIGEST_OFFSET_8,
                 5);
         link.publish();
