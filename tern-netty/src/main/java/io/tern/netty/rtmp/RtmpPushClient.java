@@ -1,11 +1,10 @@
 package io.tern.netty.rtmp;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.tern.media.AccessUnit;
@@ -41,7 +40,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * unacknowledged) ends the connection with that reason rather than queueing without limit.
  */
 public final class RtmpPushClient implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger("tern");
     public static final int DEFAULT_PORT = 1935;
 
     private final Channel channel;
@@ -62,9 +60,11 @@ public final class RtmpPushClient implements AutoCloseable {
             int highWaterMarkBytes) {
         this.url = target.tcUrl() + "/" + target.streamName();
         this.highWaterMarkBytes = highWaterMarkBytes;
-        this.handler = new Handler(settings, target, scheme);
+        // The channel's loop is chosen here so that its per-turn flush can be made for it.
+        EventLoop loop = group.next();
+        this.handler = new Handler(new TurnFlush(loop), settings, target, scheme);
         this.channel = new Bootstrap()
-                .group(group)
+                .group(loop)
                 .channel(NettyTransports.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
@@ -204,7 +204,7 @@ public final class RtmpPushClient implements AutoCloseable {
                 session.close(
                         "the origin stopped acknowledging: " + session.unacknowledgedBytes() + " bytes unacknowledged",
                         System.nanoTime());
-            } else if (!channel.isWritable() && !handler.driver.writable()) {
+            } else if (!channel.isWritable() && !handler.writable()) {
                 session.close(
                         "the origin cannot keep up: write queue over " + highWaterMarkBytes + " bytes",
                         System.nanoTime());
@@ -213,55 +213,36 @@ public final class RtmpPushClient implements AutoCloseable {
         });
     }
 
-    /** The channel's handler: one session, driven by a {@link SessionDriver}. */
-    private final class Handler extends ChannelInboundHandlerAdapter {
+    /** The channel's handler: one client session. */
+    private final class Handler extends SessionHandler<RtmpClientSession> {
         private final RtmpSettings settings;
         private final RtmpClientSession.Target target;
         private final HandshakeScheme scheme;
-        private RtmpClientSession session;
-        private SessionDriver driver;
 
-        Handler(RtmpSettings settings, RtmpClientSession.Target target, HandshakeScheme scheme) {
+        Handler(TurnFlush flush, RtmpSettings settings, RtmpClientSession.Target target, HandshakeScheme scheme) {
+            super(flush);
             this.settings = settings;
             this.target = target;
             this.scheme = scheme;
         }
 
         @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            session = new RtmpClientSession(
+        RtmpClientSession open(ChannelHandlerContext ctx) {
+            return new RtmpClientSession(
                     settings,
                     target,
                     scheme,
                     new SplittableRandom(ThreadLocalRandom.current().nextLong()),
                     System.nanoTime());
-            driver = new SessionDriver(session, ctx, new TurnFlush(ctx.channel().eventLoop()), this::on);
-            driver.drain();
-            ctx.fireChannelActive();
         }
 
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            driver.read((ByteBuf) msg);
+        String describe() {
+            return "RTMP push to " + url;
         }
 
         @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            driver.peerClosed();
-            ctx.fireChannelInactive();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.log(System.Logger.Level.DEBUG, "RTMP push to " + url + ": " + cause);
-            ctx.close();
-        }
-
-        void drain() {
-            driver.drain();
-        }
-
-        private void on(RtmpEvent event) {
+        void on(RtmpEvent event) {
             switch (event) {
                 case PublishStarted s -> {
                     LOG.log(System.Logger.Level.INFO, "RTMP push to " + url + " publishing");
@@ -279,7 +260,7 @@ public final class RtmpPushClient implements AutoCloseable {
                             "RTMP push to " + url + " closed: " + c.reason() + ": " + c.detail());
                     published.completeExceptionally(new IllegalStateException(c.reason() + ": " + c.detail()));
                     closed.complete(c);
-                    driver.closeAfterWrites();
+                    closeAfterWrites();
                 }
                 default -> {
                     // Connected, notices: nothing to do for a publisher.

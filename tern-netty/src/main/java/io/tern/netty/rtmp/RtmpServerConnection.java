@@ -1,8 +1,6 @@
 package io.tern.netty.rtmp;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.tern.media.codec.CodecConfig;
 import io.tern.netty.TurnFlush;
 import io.tern.rtmp.CloseReason;
@@ -31,19 +29,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * with the session's events handed to the {@link RtmpIngestHandler}. The session is only touched
  * on the channel's event loop; decisions from other threads hop onto it.
  */
-final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements RtmpPublisher {
-    private static final System.Logger LOG = System.getLogger("tern");
+final class RtmpServerConnection extends SessionHandler<RtmpServerSession> implements RtmpPublisher {
     /** Notices logged per connection; later ones are only counted in the session's stats. */
     private static final int LOGGED_NOTICES = 3;
 
     private final long connectionId;
     private final RtmpListenerSettings settings;
     private final RtmpIngestHandler handler;
-    private final TurnFlush flush;
-
-    private RtmpServerSession session;
-    private SessionDriver driver;
-    private ChannelHandlerContext ctx;
     private InetSocketAddress remote;
     private volatile String app = "";
     private volatile String streamName;
@@ -53,10 +45,10 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
     private int noticesLogged;
 
     RtmpServerConnection(long connectionId, RtmpListenerSettings settings, RtmpIngestHandler handler, TurnFlush flush) {
+        super(flush);
         this.connectionId = connectionId;
         this.settings = settings;
         this.handler = handler;
-        this.flush = flush;
     }
 
     // ---- RtmpPublisher -------------------------------------------------------------------------
@@ -98,56 +90,35 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
         ctx.executor().execute(() -> {
             closedByApplication = true;
             session.close(reason, System.nanoTime());
-            driver.drain();
+            drain();
         });
     }
 
     // ---- Netty ---------------------------------------------------------------------------------
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
+    RtmpServerSession open(ChannelHandlerContext ctx) {
         this.remote = (InetSocketAddress) ctx.channel().remoteAddress();
         // S1's random bytes need no cryptographic strength; each connection gets its own generator.
-        this.session = new RtmpServerSession(
+        return new RtmpServerSession(
                 settings.engine(),
                 new SplittableRandom(ThreadLocalRandom.current().nextLong()),
                 System.nanoTime());
-        this.driver = new SessionDriver(session, ctx, flush, this::dispatch);
-        driver.drain();
-        ctx.fireChannelActive();
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        driver.read((ByteBuf) msg);
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        driver.peerClosed();
-        ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        // A reset or a read error ends the connection; channelInactive reports it.
-        LOG.log(System.Logger.Level.DEBUG, "RTMP " + remote + ": " + cause);
-        ctx.close();
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (!ctx.channel().isWritable() && ctx.channel().isActive() && !driver.writable()) {
+        if (!ctx.channel().isWritable() && ctx.channel().isActive() && !writable()) {
             session.close(
                     "write queue over " + settings.writeHighWaterMarkBytes() + " bytes: the peer is not reading",
                     System.nanoTime());
-            driver.drain();
+            drain();
         }
         ctx.fireChannelWritabilityChanged();
     }
 
-    private void dispatch(RtmpEvent event) {
+    @Override
+    void on(RtmpEvent event) {
         switch (event) {
             case MediaReceived m -> handler.onAccessUnit(this, m.unit());
             case ConfigReceived c -> onConfig(c.config());
@@ -201,10 +172,11 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
         System.Logger.Level level = normal ? System.Logger.Level.INFO : System.Logger.Level.WARNING;
         LOG.log(level, describe() + " closed: " + c.reason() + ": " + c.detail());
         handler.onConnectionClosed(this, c.reason(), c.detail());
-        driver.closeAfterWrites();
+        closeAfterWrites();
     }
 
-    private String describe() {
+    @Override
+    String describe() {
         return "RTMP " + remote + (streamName == null ? "" : " " + app + "/" + streamName);
     }
 
@@ -224,7 +196,7 @@ final class RtmpServerConnection extends ChannelInboundHandlerAdapter implements
         } else if (applied) {
             LOG.log(System.Logger.Level.INFO, describe() + ": publish refused: " + refusal);
         }
-        driver.drain();
+        drain();
     }
 
     /** One publish request's answer; it always runs on the event loop, after the current drain. */

@@ -3,9 +3,10 @@ package io.tern.netty.rtmp;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -36,53 +37,39 @@ final class RtmpPeers {
         require(Files.isExecutable(FFMPEG) && Files.isExecutable(FFPROBE), "ffmpeg and ffprobe (apt: ffmpeg)");
     }
 
+    /** The GStreamer plugins the publisher pipeline needs, by their shared objects. */
+    private static final List<String> GST_PLUGINS = List.of(
+            "libgstrtmp2.so",
+            "libgstx264.so",
+            "libgstlibav.so",
+            "libgstflv.so",
+            "libgstvideotestsrc.so",
+            "libgstaudiotestsrc.so");
+
     static void requireGstreamer() {
         require(
-                Files.isExecutable(GST_LAUNCH)
-                        && exitsZero(
-                                GST_LAUNCH
-                                        .getParent()
-                                        .resolve("gst-inspect-1.0")
-                                        .toString(),
-                                "rtmp2sink")
-                        && exitsZero(
-                                GST_LAUNCH
-                                        .getParent()
-                                        .resolve("gst-inspect-1.0")
-                                        .toString(),
-                                "x264enc")
-                        && exitsZero(
-                                GST_LAUNCH
-                                        .getParent()
-                                        .resolve("gst-inspect-1.0")
-                                        .toString(),
-                                "avenc_aac"),
-                "gst-launch-1.0 with rtmp2sink, x264enc and avenc_aac (apt: gstreamer1.0-tools,"
-                        + " gstreamer1.0-plugins-bad, gstreamer1.0-plugins-ugly, gstreamer1.0-libav)");
+                Files.isExecutable(GST_LAUNCH) && gstPluginsPresent(),
+                "gst-launch-1.0 with rtmp2sink, x264enc, avenc_aac and flvmux (apt: gstreamer1.0-tools,"
+                        + " gstreamer1.0-plugins-base, -good, -bad, -ugly, gstreamer1.0-libav)");
+    }
+
+    private static boolean gstPluginsPresent() {
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/usr/lib"), "*-linux-gnu*")) {
+            for (Path dir : dirs) {
+                Path plugins = dir.resolve("gstreamer-1.0");
+                if (GST_PLUGINS.stream().allMatch(p -> Files.isRegularFile(plugins.resolve(p)))) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     static void requireNginxRtmp() {
         require(
                 Files.isExecutable(NGINX) && Files.isRegularFile(NGINX_RTMP_MODULE),
                 "nginx with the RTMP module (apt: nginx, libnginx-mod-rtmp)");
-    }
-
-    static boolean exitsZero(String... command) {
-        try {
-            Process p = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return false;
-            }
-            return p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.tern.netty.rtmp;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.netty.TurnFlush;
 import io.tern.rtmp.session.RtmpEvent;
@@ -15,36 +16,49 @@ import java.util.concurrent.TimeUnit;
  * Drives one {@link RtmpSession} on its channel's event loop, for the listener's connections and
  * the push client alike: bytes read go in; after every input the session's writes leave as one
  * buffer (flushed once per event-loop turn by the loop's {@link TurnFlush}) and its events go to
- * the owner, in order; one timer is armed at the session's next deadline. Nothing here re-enters
+ * {@link #on}, in order; one timer is armed at the session's next deadline. Nothing here re-enters
  * the session from inside a drain.
  */
-final class SessionDriver {
-    /** Receives the session's events, on the event loop. */
-    interface Events {
-        void on(RtmpEvent event);
-    }
+abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandlerAdapter {
+    static final System.Logger LOG = System.getLogger("tern");
 
-    private final RtmpSession session;
-    private final ChannelHandlerContext ctx;
     private final TurnFlush flush;
-    private final TurnFlush.Slot slot;
-    private final Events events;
     private final WriteSink writeSink = this::copyOut;
     private final Runnable onTimer = this::onTimer;
     private ByteBuf pendingOut;
     private ScheduledFuture<?> timer;
     private long timerDeadlineNs = Long.MAX_VALUE;
+    private TurnFlush.Slot slot;
+    S session;
+    ChannelHandlerContext ctx;
 
-    SessionDriver(RtmpSession session, ChannelHandlerContext ctx, TurnFlush flush, Events events) {
-        this.session = session;
-        this.ctx = ctx;
+    /** @param flush the flush of the event loop the channel is registered with */
+    SessionHandler(TurnFlush flush) {
         this.flush = flush;
+    }
+
+    /** The session for a channel that just became active. */
+    abstract S open(ChannelHandlerContext ctx);
+
+    /** One of the session's events. */
+    abstract void on(RtmpEvent event);
+
+    /** Who this is, for log lines. */
+    abstract String describe();
+
+    @Override
+    public final void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
         this.slot = new TurnFlush.Slot(ctx.channel());
-        this.events = events;
+        this.session = open(ctx);
+        drain();
+        ctx.fireChannelActive();
     }
 
     /** Feeds what was read (and releases it), then drains. */
-    void read(ByteBuf in) {
+    @Override
+    public final void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
         try {
             long nowNs = System.nanoTime();
             if (in.nioBufferCount() == 1) {
@@ -60,13 +74,22 @@ final class SessionDriver {
         drain();
     }
 
-    void peerClosed() {
+    @Override
+    public final void channelInactive(ChannelHandlerContext ctx) {
         if (timer != null) {
             timer.cancel(false);
             timer = null;
         }
         session.onPeerClosed(System.nanoTime());
         drain();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public final void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // A reset or a read error ends the connection; channelInactive reports it.
+        LOG.log(System.Logger.Level.DEBUG, describe() + ": " + cause);
+        ctx.close();
     }
 
     /** Writes what the session queued, hands out its events, re-arms the timer. */
@@ -78,7 +101,7 @@ final class SessionDriver {
             pendingOut = null;
         }
         for (RtmpEvent event; (event = session.pollEvent()) != null; ) {
-            events.on(event);
+            on(event);
         }
         armTimer();
     }
