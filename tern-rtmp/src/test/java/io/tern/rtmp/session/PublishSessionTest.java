@@ -346,6 +346,25 @@ class PublishSessionTest {
         assertThat(link.server.stats().discontinuities()).isEqualTo(2);
     }
 
+    @ParameterizedTest
+    @CsvSource({"16777173", "4294967253"}) // across 0xFFFFFF (extended timestamps) and across 2^32 (the wrap)
+    void timestampsPastTheExtendedFieldAndPastTheWrapArriveUnchanged(long firstMs) {
+        Link link = new Link(17);
+        link.publish();
+        link.client.sendConfig(MediaFixtures.aac(), 0);
+        List<Long> sentMs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            sentMs.add(firstMs + i * 21L);
+        }
+        sentMs.forEach(ms -> link.client.sendAccessUnit(MediaFixtures.audio(ms, 40)));
+        link.pump();
+
+        assertThat(all(link.serverEvents, MediaReceived.class))
+                .extracting(m -> m.unit().dts() / 90)
+                .isEqualTo(sentMs);
+        assertThat(all(link.serverEvents, TimestampDiscontinuity.class)).isEmpty();
+    }
+
     @Test
     void unpublishingEndsThePublishAndThenTheConnection() {
         Link link = new Link(11);
