@@ -23,7 +23,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 class Amf0PropertiesTest {
-    @Property(tries = 500)
+    @Property(tries = 300)
     void everyValueRoundTrips(@ForAll("values") AmfValue value) throws AmfException {
         ByteWriter out = new ByteWriter(64);
         Amf0Writer.write(out, value);
@@ -43,7 +43,7 @@ class Amf0PropertiesTest {
         }
     }
 
-    @Property(tries = 1000)
+    @Property(tries = 500)
     void mutatedEncodingsGiveValuesOrAnAmfException(@ForAll("values") AmfValue value, @ForAll long seed) {
         ByteWriter out = new ByteWriter(64);
         Amf0Writer.write(out, value);
