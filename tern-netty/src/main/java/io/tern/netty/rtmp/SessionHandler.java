@@ -1,0 +1,143 @@
+package io.tern.netty.rtmp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.tern.netty.TurnFlush;
+import io.tern.rtmp.session.RtmpEvent;
+import io.tern.rtmp.session.RtmpSession;
+import io.tern.rtmp.session.WriteSink;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Drives one {@link RtmpSession} on its channel's event loop, for the listener's connections and
+ * the push client alike: bytes read go in; after every input the session's writes leave as one
+ * buffer (flushed once per event-loop turn by the loop's {@link TurnFlush}) and its events go to
+ * {@link #on}, in order; one timer is armed at the session's next deadline. Nothing here re-enters
+ * the session from inside a drain.
+ */
+abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandlerAdapter {
+    static final System.Logger LOG = System.getLogger("tern");
+
+    private final TurnFlush flush;
+    private final WriteSink writeSink = this::copyOut;
+    private final Runnable onTimer = this::onTimer;
+    private ByteBuf pendingOut;
+    private ScheduledFuture<?> timer;
+    private long timerDeadlineNs = Long.MAX_VALUE;
+    private TurnFlush.Slot slot;
+    S session;
+    ChannelHandlerContext ctx;
+
+    /** @param flush the flush of the event loop the channel is registered with */
+    SessionHandler(TurnFlush flush) {
+        this.flush = flush;
+    }
+
+    /** The session for a channel that just became active. */
+    abstract S open(ChannelHandlerContext ctx);
+
+    /** One of the session's events. */
+    abstract void on(RtmpEvent event);
+
+    /** Who this is, for log lines. */
+    abstract String describe();
+
+    @Override
+    public final void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.slot = new TurnFlush.Slot(ctx.channel());
+        this.session = open(ctx);
+        drain();
+        ctx.fireChannelActive();
+    }
+
+    /** Feeds what was read (and releases it), then drains. */
+    @Override
+    public final void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        try {
+            long nowNs = System.nanoTime();
+            if (in.nioBufferCount() == 1) {
+                session.onBytes(in.internalNioBuffer(in.readerIndex(), in.readableBytes()), nowNs);
+            } else {
+                for (ByteBuffer part : in.nioBuffers()) {
+                    session.onBytes(part, nowNs);
+                }
+            }
+        } finally {
+            in.release();
+        }
+        drain();
+    }
+
+    @Override
+    public final void channelInactive(ChannelHandlerContext ctx) {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+        session.onPeerClosed(System.nanoTime());
+        drain();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public final void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // A reset or a read error ends the connection; channelInactive reports it.
+        LOG.log(System.Logger.Level.DEBUG, describe() + ": " + cause);
+        ctx.close();
+    }
+
+    /** Writes what the session queued, hands out its events, re-arms the timer. */
+    void drain() {
+        if (session.pendingWriteBytes() > 0 && ctx.channel().isActive()) {
+            pendingOut = ctx.alloc().directBuffer(session.pendingWriteBytes());
+            session.drainWrites(writeSink);
+            flush.write(slot, pendingOut);
+            pendingOut = null;
+        }
+        for (RtmpEvent event; (event = session.pollEvent()) != null; ) {
+            on(event);
+        }
+        armTimer();
+    }
+
+    /** Whether the write queue is under its high water mark, after flushing what this turn queued. */
+    boolean writable() {
+        return flush.writable(slot);
+    }
+
+    /** Closes the channel once everything written so far (a refusal's status, say) is out. */
+    void closeAfterWrites() {
+        if (ctx.channel().isActive()) {
+            ctx.channel().writeAndFlush(ctx.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    private void copyOut(byte[] bytes, int offset, int length) {
+        pendingOut.writeBytes(bytes, offset, length);
+    }
+
+    private void armTimer() {
+        long deadline = session.nextDeadlineNs();
+        if (deadline == Long.MAX_VALUE || (timer != null && timerDeadlineNs <= deadline)) {
+            return; // a timer that fires early finds nothing due and re-arms for the later deadline
+        }
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        timerDeadlineNs = deadline;
+        timer = ctx.executor().schedule(onTimer, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    private void onTimer() {
+        timer = null;
+        timerDeadlineNs = Long.MAX_VALUE;
+        session.onTimeout(System.nanoTime());
+        drain();
+    }
+}
