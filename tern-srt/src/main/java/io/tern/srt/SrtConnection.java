@@ -241,7 +241,10 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
         SrtHeader.writeControl(p, 0, ControlType.NAK, 0, 0, timestamp(nowNs), peerSocket);
         int n = LossReport.writeRange(p, SrtHeader.LENGTH, first, last);
         commit(p, n);
-        nextNakNs = nowNs + nakIntervalNs();
+        // The periodic NAK keeps its own rhythm: new losses must not postpone the re-request of old ones.
+        if (nextNakNs == Long.MAX_VALUE) {
+            nextNakNs = nowNs + nakIntervalNs();
+        }
     }
 
     @Override
