@@ -304,8 +304,9 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
 
     // ---- timers ----
 
+    /** libsrt's LiveCC: (RTT + 4 × RTTVar) / 2, at least 20 ms. */
     private long nakIntervalNs() {
-        return Math.max(MIN_NAK_INTERVAL_NS, (rtt.rttUs() + 4 * rtt.varUs()) * 1000);
+        return Math.max(MIN_NAK_INTERVAL_NS, (rtt.rttUs() + 4 * rtt.varUs()) * 500);
     }
 
     private long sendDropAgeNs() {
@@ -438,7 +439,7 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
             }
         }
         closed = true;
-        out.event(new SrtEvent.Closed(sessionId, peer, reason));
+        out.event(new SrtEvent.Closed(sessionId, peer, reason, stats()));
     }
 
     void setNow(long now) {
@@ -456,6 +457,7 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
                 receiver.lost,
                 receiver.retransmitted,
                 receiver.droppedTooLate,
+                receiver.droppedAtClose,
                 receiver.undecryptable,
                 receiver.duplicate,
                 receiver.beyondBuffer,

@@ -20,8 +20,8 @@ public sealed interface SrtEvent {
         }
     }
 
-    /** A connected session ended. */
-    record Closed(long sessionId, InetSocketAddress peer, CloseReason reason) implements SrtEvent {}
+    /** A connected session ended; {@code stats} are its final counters. */
+    record Closed(long sessionId, InetSocketAddress peer, CloseReason reason, SrtStats stats) implements SrtEvent {}
 
     enum CloseReason {
         /** The peer sent SHUTDOWN. */

@@ -14,6 +14,7 @@ public record SrtStats(
         long packetsLost,
         long packetsRetransmittedReceived,
         long packetsDroppedTooLate,
+        long packetsMissingAtClose,
         long packetsUndecryptable,
         long packetsDuplicate,
         long packetsBeyondBuffer,

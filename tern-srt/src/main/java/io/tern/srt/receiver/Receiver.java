@@ -46,6 +46,9 @@ public final class Receiver {
     public long lost;
     public long retransmitted;
     public long droppedTooLate;
+    /** Gaps still open when the peer shut down: handed over without them. */
+    public long droppedAtClose;
+
     public long undecryptable;
     public long duplicate;
     public long beyondBuffer;
@@ -203,7 +206,7 @@ public final class Receiver {
             if (present[slot]) {
                 release(slot, events);
             } else {
-                droppedTooLate++;
+                droppedAtClose++;
             }
             head = SeqNo.next(head);
         }
