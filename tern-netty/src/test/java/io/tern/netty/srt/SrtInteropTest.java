@@ -42,7 +42,7 @@ class SrtInteropTest {
     @BeforeAll
     static void setUp() throws Exception {
         SrtPeers.requireAll();
-        fixture = SrtPeers.fixture(dir, 4);
+        fixture = SrtPeers.fixture();
         List<SrtPeers.Packet> probed = SrtPeers.probe(fixture);
         videoFrames = (int) probed.stream().filter(p -> p.stream() == 0).count();
         audioFrames = (int) probed.stream().filter(p -> p.stream() == 1).count();
@@ -81,6 +81,10 @@ class SrtInteropTest {
      * lets ffmpeg finish the stream, so every frame of the file can be counted at the far end.
      */
     static SrtPeers.Result ffmpegPublish(int port, String query) throws Exception {
+        return ffmpegPublishTo(fixture, port, query);
+    }
+
+    static SrtPeers.Result ffmpegPublishTo(Path fixture, int port, String query) throws Exception {
         return SrtPeers.run(
                 List.of(
                         "ffmpeg",

@@ -59,7 +59,21 @@ final class SrtPeers {
         return new Result(p.exitValue(), new String(out));
     }
 
-    /** 1280x720 30 fps libx264 (GOP 1 s) + AAC, {@code seconds} long, as MPEG-TS. */
+    private static Path cached;
+
+    /**
+     * 1280x720 30 fps libx264 (GOP 1 s) + AAC, 4 s long, as MPEG-TS; made once per test JVM.
+     */
+    static synchronized Path fixture() throws Exception {
+        if (cached == null) {
+            Path dir = java.nio.file.Files.createTempDirectory("tern-srt-fixture");
+            dir.toFile().deleteOnExit();
+            cached = fixture(dir, 4);
+            cached.toFile().deleteOnExit();
+        }
+        return cached;
+    }
+
     static Path fixture(Path dir, int seconds) throws Exception {
         Path ts = dir.resolve("fixture.ts");
         Result r = run(
