@@ -280,7 +280,8 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
     // ---- sending ----
 
     void send(byte[] payload, int off, int len, long now) {
-        if (closed) {
+        if (closed || (receiveKeys != null && sender.keys() == null)) {
+            // An encrypted session's listener side has no sending keys: never send it in clear.
             return;
         }
         nowNs = now;

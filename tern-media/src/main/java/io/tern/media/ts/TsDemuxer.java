@@ -46,6 +46,7 @@ public final class TsDemuxer {
     private AacConfig audioConfig;
     private int configChanges;
     private boolean syncLost;
+    private int adtsFixedHeader = -1;
 
     public TsDemuxer() {
         java.util.Arrays.fill(lastCc, -1);
@@ -384,19 +385,25 @@ public final class TsDemuxer {
                 stats.malformedPes++;
                 return;
             }
-            AacConfig config;
-            try {
-                config = AacConfig.fromAdts(b, i, frameLength);
-            } catch (MediaFormatException e) {
-                stats.malformedPes++;
-                return;
-            }
-            if (!config.equals(audioConfig)) {
-                if (audioConfig != null) {
-                    configChanges++;
+            // Profile, sampling frequency and channels live in header bytes 2 and 3: parse only on change.
+            int fixedHeader = ((b[i + 2] & 0xFF) << 8) | (b[i + 3] & 0xC0);
+            if (audioConfig == null || fixedHeader != adtsFixedHeader) {
+                AacConfig config;
+                try {
+                    config = AacConfig.fromAdts(b, i, frameLength);
+                } catch (MediaFormatException e) {
+                    stats.malformedPes++;
+                    return;
                 }
-                audioConfig = config;
+                if (!config.equals(audioConfig)) {
+                    if (audioConfig != null) {
+                        configChanges++;
+                    }
+                    audioConfig = config;
+                }
+                adtsFixedHeader = fixedHeader;
             }
+            AacConfig config = audioConfig;
             long pts = base + (long) frame * AacConfig.SAMPLES_PER_FRAME * 90_000 / config.sampleRateHz();
             byte[] raw = java.util.Arrays.copyOfRange(b, i + headerLength, i + frameLength);
             stats.audioUnits++;

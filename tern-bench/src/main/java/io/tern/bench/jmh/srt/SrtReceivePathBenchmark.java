@@ -57,9 +57,12 @@ public class SrtReceivePathBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         String pass = keyLength == 0 ? null : "benchmark-passphrase";
-        listener = new SrtListener(SrtSettings.defaults(), (s, p) -> StreamAuthorizer.Decision.accept(pass), new Random(1));
+        listener = new SrtListener(
+                SrtSettings.defaults(), (s, p) -> StreamAuthorizer.Decision.accept(pass), new Random(1));
         SrtCaller caller = new SrtCaller(
-                SrtSettings.defaults(), SrtCaller.Options.of("publish:live/bench", pass, Math.max(16, keyLength)), new Random(2));
+                SrtSettings.defaults(),
+                SrtCaller.Options.of("publish:live/bench", pass, Math.max(16, keyLength)),
+                new Random(2));
         nowNs = 1_000_000_000L;
         caller.connect(LISTENER, nowNs);
         for (int round = 0; round < 4; round++) {
@@ -78,7 +81,10 @@ public class SrtReceivePathBenchmark {
         caller.pollTransmit(t);
         template = java.util.Arrays.copyOf(t.data, t.length);
         templateLength = t.length;
-        seq = ((template[0] & 0x7F) << 24) | ((template[1] & 0xFF) << 16) | ((template[2] & 0xFF) << 8) | (template[3] & 0xFF);
+        seq = ((template[0] & 0x7F) << 24)
+                | ((template[1] & 0xFF) << 16)
+                | ((template[2] & 0xFF) << 8)
+                | (template[3] & 0xFF);
     }
 
     @TearDown(Level.Trial)

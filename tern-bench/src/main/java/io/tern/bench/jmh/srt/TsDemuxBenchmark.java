@@ -36,11 +36,34 @@ public class TsDemuxBenchmark {
     public void setUp() throws Exception {
         Path file = Files.createTempFile("tern-bench", ".ts");
         Process p = new ProcessBuilder(
-                        "ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
-                        "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30",
-                        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-                        "-t", "4", "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p",
-                        "-c:a", "aac", "-f", "mpegts", file.toString())
+                        "ffmpeg",
+                        "-hide_banner",
+                        "-loglevel",
+                        "error",
+                        "-y",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "testsrc2=size=1280x720:rate=30",
+                        "-f",
+                        "lavfi",
+                        "-i",
+                        "sine=frequency=440:sample_rate=48000",
+                        "-t",
+                        "4",
+                        "-c:v",
+                        "libx264",
+                        "-preset",
+                        "veryfast",
+                        "-g",
+                        "30",
+                        "-pix_fmt",
+                        "yuv420p",
+                        "-c:a",
+                        "aac",
+                        "-f",
+                        "mpegts",
+                        file.toString())
                 .inheritIO()
                 .start();
         if (p.waitFor() != 0) {
