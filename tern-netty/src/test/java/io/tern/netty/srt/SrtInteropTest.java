@@ -143,6 +143,24 @@ class SrtInteropTest {
         }
     }
 
+    /** libsrt's sender switches keys every 500 packets here (KMREQ in-stream, even/odd). */
+    @Test
+    void ffmpegsKeyRefreshIsFollowed() throws Exception {
+        IngestRecorder rec = new IngestRecorder();
+        try (SrtServer server = server(rec, 120)) {
+            SrtPeers.Result r = ffmpegPublish(
+                    server.port(),
+                    "streamid=publish:live/refresh&passphrase=" + PASS
+                            + "&pbkeylen=24&kmrefreshrate=500&kmpreannounce=100");
+            assertThat(r.exit()).as(r.output()).isZero();
+            IngestRecorder.Ended end = assertComplete(rec, "live/refresh");
+            assertThat(end.srt().packetsReceived())
+                    .as("several refresh periods")
+                    .isGreaterThan(1500);
+            assertThat(end.srt().packetsUndecryptable()).isZero();
+        }
+    }
+
     @Test
     void wrongAndMissingPassphrasesAreRefusedAtTheHandshake() throws Exception {
         IngestRecorder rec = new IngestRecorder();
