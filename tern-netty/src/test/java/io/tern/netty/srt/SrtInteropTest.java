@@ -155,8 +155,8 @@ class SrtInteropTest {
             assertThat(r.exit()).as(r.output()).isZero();
             IngestRecorder.Ended end = assertComplete(rec, "live/refresh");
             assertThat(end.srt().packetsReceived())
-                    .as("several refresh periods")
-                    .isGreaterThan(1500);
+                    .as("at least two refresh periods")
+                    .isGreaterThan(1000);
             assertThat(end.srt().packetsUndecryptable()).isZero();
         }
     }
