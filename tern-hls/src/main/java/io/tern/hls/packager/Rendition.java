@@ -243,7 +243,10 @@ final class Rendition {
         segments.addLast(done);
         lastCompleteMsn = done.msn();
         long end = ticks(done.startTime() + done.duration());
-        long partsUntil = end + 6 * timing.targetDurationTicks();
+        // Listed while they end within 3 target durations of the listing's end, then 3 more
+        // downloadable (§6.2.2); one more target duration covers the part being written, by
+        // which this rendition's edge runs ahead of what it lists.
+        long partsUntil = end + 7 * timing.targetDurationTicks();
         for (Part p : done.parts()) {
             p.retainUntilTicks(partsUntil);
         }
