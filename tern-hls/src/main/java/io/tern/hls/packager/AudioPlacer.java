@@ -1,5 +1,6 @@
 package io.tern.hls.packager;
 
+import io.tern.hls.media.InitSegment;
 import io.tern.hls.mp4.SampleFlags;
 import io.tern.media.AccessUnit;
 import io.tern.media.MediaTime;
@@ -24,7 +25,7 @@ import java.util.ArrayDeque;
  * video does not make within a second, asks video for a new epoch at its next keyframe.
  */
 final class AudioPlacer {
-    private record Frame(AccessUnit au, long jumps, long configs, long wallMs) {}
+    private record Frame(AccessUnit au, InitSegment init, long jumps, long configs, long wallMs) {}
 
     private static final int MAX_QUEUED_FRAMES = 1024;
     private static final long PAIR_WINDOW_TICKS = MediaTime.TICKS_PER_SECOND;
@@ -92,7 +93,7 @@ final class AudioPlacer {
             lead(au, wallMs, jump);
             return;
         }
-        queue.addLast(new Frame(au, jumps, configs, wallMs));
+        queue.addLast(new Frame(au, audio.latestInit(), jumps, configs, wallMs));
         if (queue.size() > MAX_QUEUED_FRAMES) {
             queue.removeFirst();
             stats.droppedAudioQueueFull++;
@@ -113,7 +114,7 @@ final class AudioPlacer {
                 dropFirst();
                 continue;
             }
-            long half = halfFrameTicks();
+            long half = halfFrameTicks(f);
             long a90 = f.au().dts() + e.followerOffset;
             if (a90 < e.startTicks - half) {
                 dropFirst();
@@ -163,7 +164,7 @@ final class AudioPlacer {
             Epoch next = after(current);
             while (next != null
                     && next.matchesFollower(f.jumps(), f.configs())
-                    && f.au().dts() + next.followerOffset >= next.startTicks - halfFrameTicks()) {
+                    && f.au().dts() + next.followerOffset >= next.startTicks - halfFrameTicks(f)) {
                 current = next;
                 next = after(current);
             }
@@ -232,12 +233,12 @@ final class AudioPlacer {
 
     private void follow(Frame f, long a90, Epoch e) {
         boolean newEpoch = e != written;
-        int rate = (newEpoch ? audio.nextInit() : audio.currentInit()).track().timescale();
+        int rate = f.init().track().timescale();
         long pos = position(a90, rate, newEpoch);
         if (pos < 0) {
             return;
         }
-        long half = halfFrameTicks();
+        long half = halfFrameTicks(f);
         long pos90 = Rendition.ticks(pos, rate);
         if (newEpoch) {
             cursorMsn = e.firstMsn;
@@ -251,7 +252,7 @@ final class AudioPlacer {
         long limit = timing.audioPartLimitSamples(rate);
         if (!audio.hasOpenSegment() || audio.openSegment().msn() != cursorMsn) {
             SegmentSlot slot = timeline.slot(cursorMsn);
-            audio.startSegment(slot, pos, e.programDateTimeMs(pos90));
+            audio.startSegment(slot, pos, e.programDateTimeMs(pos90), f.init());
             written = e;
         } else {
             long partStart = audio.partStart();
@@ -297,9 +298,8 @@ final class AudioPlacer {
         return nextPos;
     }
 
-    private long halfFrameTicks() {
-        int rate = audio.nextInit().track().timescale();
-        return FRAME * MediaTime.TICKS_PER_SECOND / rate / 2;
+    private static long halfFrameTicks(Frame f) {
+        return FRAME * MediaTime.TICKS_PER_SECOND / f.init().track().timescale() / 2;
     }
 
     // ---- audio alone: the leader
@@ -310,9 +310,10 @@ final class AudioPlacer {
         } else if (configPending) {
             breakEpoch(Epoch.Reason.LEADER_CODEC_CHANGE);
         }
-        int rate = audio.nextInit().track().timescale();
+        InitSegment init = audio.latestInit();
+        int rate = init.track().timescale();
         if (!timing.partTargetFixed()) {
-            timing.fixFromAudio((AacConfig) audio.nextInit().track().config());
+            timing.fixFromAudio((AacConfig) init.track().config());
         }
         long limit = timing.audioPartLimitSamples(rate);
         long pos;
@@ -335,7 +336,7 @@ final class AudioPlacer {
             nextReason = Epoch.Reason.START;
             segmentFull = false;
             pos = position(start, rate, true);
-            audio.startSegment(timeline.lastSlot(), pos, e.programDateTimeMs(Rendition.ticks(pos, rate)));
+            audio.startSegment(timeline.lastSlot(), pos, e.programDateTimeMs(Rendition.ticks(pos, rate)), init);
         } else {
             pos = position(au.dts() + offset, rate, false);
             if (pos < 0) {
@@ -348,7 +349,7 @@ final class AudioPlacer {
                                     - Rendition.ticks(audio.openSegment().startTime(), rate)
                             > timing.maxSegmentTicks) {
                 SegmentSlot slot = timeline.cut(pos90);
-                audio.startSegment(slot, pos, timeline.currentEpoch().programDateTimeMs(pos90));
+                audio.startSegment(slot, pos, timeline.currentEpoch().programDateTimeMs(pos90), init);
                 segmentFull = false;
             } else {
                 long partStart = audio.partStart();

@@ -78,9 +78,9 @@ public final class LlHlsPackager {
                 : new VideoPlacer(config, timing, timeline, video, stats, new VideoPlacer.Follower() {
                     @Override
                     public AacConfig audioConfig() {
-                        return audio == null || audio.nextInit() == null
+                        return audio == null || audio.latestInit() == null
                                 ? null
-                                : (AacConfig) audio.nextInit().track().config();
+                                : (AacConfig) audio.latestInit().track().config();
                     }
 
                     @Override
@@ -107,7 +107,7 @@ public final class LlHlsPackager {
         if (r == null || ended) {
             return false;
         }
-        InitSegment latest = r.nextInit();
+        InitSegment latest = r.latestInit();
         if (latest != null && latest.track().config().equals(codec)) {
             return true;
         }
@@ -134,7 +134,7 @@ public final class LlHlsPackager {
             stats.droppedUndeclaredTrack++;
             return;
         }
-        if (r.nextInit() == null) {
+        if (r.latestInit() == null) {
             stats.droppedNoConfig++;
             return;
         }
@@ -508,9 +508,11 @@ public final class LlHlsPackager {
 
     private final class Listener implements Rendition.Listener {
         @Override
-        public void chunkWritten(Rendition r, Part part, byte[] chunk, boolean startsSegment) {
+        public void chunkWritten(
+                Rendition r, Part part, byte[] chunk, boolean startsSegment, long startTicks, long programDateTimeMs) {
             stats.chunkBytes += chunk.length;
-            events.addLast(new HlsEvent.ChunkWritten(r.track, part.msn(), startsSegment, chunk));
+            events.addLast(new HlsEvent.ChunkWritten(
+                    r.track, r.currentInit().track(), part.msn(), startsSegment, startTicks, programDateTimeMs, chunk));
             if (config.partDelivery() == PartDelivery.STREAM_CHUNKS) {
                 List<HeldRequests.Held> following = held.partWaiters(part, false);
                 if (!following.isEmpty()) {
@@ -541,11 +543,6 @@ public final class LlHlsPackager {
                 dateRanges.expire(leader.listed(0).programDateTimeMs(), nowNs, mediaWriter.canSkipUntilS());
             }
             releaseMultivariant();
-        }
-
-        @Override
-        public void initStarted(Rendition r, InitSegment init) {
-            events.addLast(new HlsEvent.InitChanged(r.track, init.track()));
         }
     }
 }

@@ -41,7 +41,7 @@ final class MultivariantPlaylistWriter {
         out.clear();
         out.line("#EXTM3U");
         if (video != null && audio != null) {
-            AacConfig aac = (AacConfig) audio.nextInit().track().config();
+            AacConfig aac = (AacConfig) audio.latestInit().track().config();
             out.append("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=")
                     .quoted(AUDIO_GROUP)
                     .append(",NAME=\"audio\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=")
@@ -57,7 +57,7 @@ final class MultivariantPlaylistWriter {
                 .append(",CODECS=")
                 .quoted(String.join(",", codecs));
         if (video != null) {
-            AvcConfig avc = (AvcConfig) video.nextInit().track().config();
+            AvcConfig avc = (AvcConfig) video.latestInit().track().config();
             double fps = avc.frameRate() > 0 ? avc.frameRate() : measuredFrameRate;
             out.append(",RESOLUTION=").append(avc.width()).append('x').append(avc.height());
             if (fps > 0) {
@@ -93,7 +93,7 @@ final class MultivariantPlaylistWriter {
             ticks += d;
             codecs.add(s.init().track().config().codecs());
         }
-        codecs.add(r.nextInit().track().config().codecs());
+        codecs.add(r.latestInit().track().config().codecs());
         rates[0] += peak;
         rates[1] += ticks == 0 ? 0 : Math.ceilDiv(bytes * 8 * 90_000, ticks);
     }

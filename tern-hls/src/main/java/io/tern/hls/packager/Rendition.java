@@ -29,14 +29,13 @@ import io.tern.media.codec.CodecConfig;
 final class Rendition {
     /** What the packager learns from a rendition as it grows. */
     interface Listener {
-        void chunkWritten(Rendition r, Part part, byte[] chunk, boolean startsSegment);
+        /** @param startTicks the chunk's start on the output timeline, 90 kHz */
+        void chunkWritten(
+                Rendition r, Part part, byte[] chunk, boolean startsSegment, long startTicks, long programDateTimeMs);
 
         void partListed(Rendition r, Part part);
 
         void segmentCompleted(Rendition r, Segment segment);
-
-        /** A segment starts with an init segment different from the previous segment's. */
-        void initStarted(Rendition r, InitSegment init);
     }
 
     /** Shared mfhd sequence numbers, so fragments of both renditions increase in one file too. */
@@ -61,8 +60,11 @@ final class Rendition {
     private final Ring<InitSegment> inits = new Ring<>();
     private final Ring<Segment> segments = new Ring<>();
     private final Ring<Part> parts = new Ring<>();
+    /** The newest configuration's init segment: frames arriving now use it. */
+    private InitSegment latestInit;
+    /** The init segment of the open (or last) segment. */
     private InitSegment currentInit;
-    private InitSegment pendingInit;
+
     private Segment open;
     private Part openPart;
     private long nextPartId;
@@ -97,27 +99,27 @@ final class Rendition {
         this.openPart = newPart();
     }
 
-    /** A new codec configuration: a new init segment, used from the next segment on. */
+    /**
+     * A new codec configuration: a new init segment. Frames that arrive from now on carry it
+     * (the placers note it per frame) and the first segment they open uses it.
+     */
     void configure(CodecConfig codec) {
-        InitSegment latest = pendingInit != null ? pendingInit : currentInit;
-        int generation = latest == null ? 0 : latest.generation() + 1;
-        InitSegment init = new InitSegment(ObjectNames.init(track, generation), Mp4Track.of(codec), generation);
-        inits.addLast(init);
+        int generation = latestInit == null ? 0 : latestInit.generation() + 1;
+        latestInit = new InitSegment(ObjectNames.init(track, generation), Mp4Track.of(codec), generation);
+        inits.addLast(latestInit);
         if (currentInit == null) {
-            currentInit = init;
-        } else {
-            pendingInit = init;
+            currentInit = latestInit;
         }
     }
 
-    /** The init segment of the open segment (or of the next one, before any). */
+    /** The init segment of the open segment, or of the last one. */
     InitSegment currentInit() {
         return currentInit;
     }
 
-    /** The init segment the next segment will use. */
-    InitSegment nextInit() {
-        return pendingInit != null ? pendingInit : currentInit;
+    /** The newest configuration's init segment, or null before any. */
+    InitSegment latestInit() {
+        return latestInit;
     }
 
     int timescale() {
@@ -132,13 +134,10 @@ final class Rendition {
         return open;
     }
 
-    /** Closes the open segment, if any, and opens the one of {@code slot}. */
-    void startSegment(SegmentSlot slot, long startTime, long programDateTimeMs) {
+    /** Closes the open segment, if any, and opens the one of {@code slot} with {@code init}. */
+    void startSegment(SegmentSlot slot, long startTime, long programDateTimeMs, InitSegment init) {
         closeSegment();
-        if (pendingInit != null) {
-            currentInit = pendingInit;
-            pendingInit = null;
-        }
+        currentInit = init;
         Epoch e = slot.epoch();
         boolean discontinuity = lastEpoch != null && lastEpoch != e;
         open = new Segment(
@@ -146,18 +145,12 @@ final class Rendition {
                 track,
                 slot.msn(),
                 startTime,
-                currentInit,
+                init,
                 e.discontinuitySequence,
                 discontinuity,
                 programDateTimeMs);
         lastEpoch = e;
-        if (currentInit != announcedInit) {
-            announcedInit = currentInit;
-            listener.initStarted(this, currentInit);
-        }
     }
-
-    private InitSegment announcedInit;
 
     /**
      * Adds a sample to the part being written. Samples must follow each other in decode time
@@ -189,9 +182,11 @@ final class Rendition {
         byte[] chunk = FragmentWriter.write(sequence.next(), open.init().track(), runStart, run);
         boolean startsSegment = openPart.isEmpty() && open.parts().isEmpty();
         openPart.append(chunk, open.msn(), open.parts().size(), runStart, run.startsWithSync());
+        long startTicks = ticks(runStart);
+        long programDateTimeMs = open.programDateTimeMs() + (startTicks - ticks(open.startTime())) / 90;
         run.clear();
         memory.add(chunk.length);
-        listener.chunkWritten(this, openPart, chunk, startsSegment);
+        listener.chunkWritten(this, openPart, chunk, startsSegment, startTicks, programDateTimeMs);
     }
 
     /** Decode time where the part being written starts, or -1 while it is empty. */
@@ -281,7 +276,7 @@ final class Rendition {
         long window = MediaTime.fromMillis(config.playlistWindowMs());
         long minimum = 3 * timing.targetDurationTicks();
         while (listedCount() > 1) {
-            Segment first = segment(firstListedMsn);
+            Segment first = listed(0);
             long rest = listedTicks - segmentTicks(first);
             boolean tooMany = listedCount() > MAX_LISTED_SEGMENTS;
             if (!tooMany && (rest < window || rest < minimum)) {
@@ -296,29 +291,20 @@ final class Rendition {
         if (listedCount() <= 1) {
             return false;
         }
-        Segment first = segment(firstListedMsn);
+        Segment first = listed(0);
         return listedTicks - segmentTicks(first) >= 3 * timing.targetDurationTicks();
     }
 
     /** Removes the oldest listed segment from the playlist; it stays downloadable a while. */
     void shrink() {
-        retire(segment(firstListedMsn));
+        retire(listed(0));
     }
 
     private void retire(Segment first) {
         long duration = segmentTicks(first);
-        firstListedMsn = nextMsnAfter(first.msn());
+        firstListedMsn = first.msn() + 1;
         listedTicks -= duration;
         retiredUntil.addLast(edgeTicks() + duration + maxListedTicks);
-    }
-
-    private long nextMsnAfter(long msn) {
-        for (int i = 0; i < segments.size(); i++) {
-            if (segments.get(i).msn() > msn) {
-                return segments.get(i).msn();
-            }
-        }
-        return open != null ? open.msn() : msn + 1;
     }
 
     /** Forgets parts and retired segments whose download windows have passed. */

@@ -1,5 +1,6 @@
 package io.tern.hls.packager;
 
+import io.tern.hls.media.InitSegment;
 import io.tern.hls.mp4.SampleFlags;
 import io.tern.media.AccessUnit;
 import io.tern.media.MediaTime;
@@ -35,7 +36,7 @@ final class VideoPlacer {
         long audioEndTicks();
     }
 
-    private record Frame(AccessUnit au, long out, long wallMs, SegmentSlot epochSlot) {}
+    private record Frame(AccessUnit au, InitSegment init, long out, long wallMs, SegmentSlot epochSlot) {}
 
     private final Timing timing;
     private final StreamTimeline timeline;
@@ -105,7 +106,7 @@ final class VideoPlacer {
         }
         long out = dts + offset;
         place(pending, out - pending.out());
-        pending = new Frame(au, out, wallMs, null);
+        pending = new Frame(au, video.latestInit(), out, wallMs, null);
         frontierWallMs = wallMs;
     }
 
@@ -160,7 +161,7 @@ final class VideoPlacer {
         nextReason = Epoch.Reason.START;
         lastKeyOut = -1;
         gopTicks = 0;
-        pending = new Frame(au, start, wallMs, timeline.lastSlot());
+        pending = new Frame(au, video.latestInit(), start, wallMs, timeline.lastSlot());
         frontierWallMs = wallMs;
     }
 
@@ -173,19 +174,19 @@ final class VideoPlacer {
 
     private void place(Frame f, long duration) {
         if (!timing.partTargetFixed()) {
-            timing.fixFromVideo(nominalFrameTicks(duration));
+            timing.fixFromVideo(nominalFrameTicks(f, duration));
         }
         long limit = timing.videoPartLimit();
         AccessUnit au = f.au();
         Epoch epoch = timeline.currentEpoch();
         if (f.epochSlot() != null) {
-            video.startSegment(f.epochSlot(), f.out(), epoch.programDateTimeMs(f.out()));
+            video.startSegment(f.epochSlot(), f.out(), epoch.programDateTimeMs(f.out()), f.init());
         } else if (cutSegment(f, duration)) {
             if (!au.keyframe()) {
                 stats.forcedSegmentCuts++;
             }
             SegmentSlot slot = timeline.cut(f.out());
-            video.startSegment(slot, f.out(), epoch.programDateTimeMs(f.out()));
+            video.startSegment(slot, f.out(), epoch.programDateTimeMs(f.out()), f.init());
         } else {
             long partStart = video.partStart();
             if (partStart >= 0 && f.out() + duration - partStart > limit) {
@@ -221,8 +222,8 @@ final class VideoPlacer {
     }
 
     /** The SPS's frame duration when it agrees with the measured one, else the measured one. */
-    private long nominalFrameTicks(long measured) {
-        AvcConfig avc = (AvcConfig) video.currentInit().track().config();
+    private static long nominalFrameTicks(Frame f, long measured) {
+        AvcConfig avc = (AvcConfig) f.init().track().config();
         double fps = avc.frameRate();
         if (fps > 0) {
             long fromSps = Math.round(MediaTime.TICKS_PER_SECOND / fps);

@@ -21,11 +21,20 @@ public sealed interface HlsEvent {
     /**
      * A chunk was written to {@code track}'s rendition, in segment {@code msn}, first of that
      * segment if {@code startsSegment}: what a recorder appends. The same array is in the part.
+     *
+     * @param mp4Track the track (and configuration) the chunk is written for
+     * @param startTicks where the chunk starts on the stream's output timeline (90 kHz)
+     * @param programDateTimeMs the wall-clock time of its first sample
      */
-    record ChunkWritten(TrackType track, long msn, boolean startsSegment, byte[] chunk) implements HlsEvent {}
-
-    /** {@code track}'s configuration changed (or was first set): chunks that follow use it. */
-    record InitChanged(TrackType track, Mp4Track mp4Track) implements HlsEvent {}
+    record ChunkWritten(
+            TrackType track,
+            Mp4Track mp4Track,
+            long msn,
+            boolean startsSegment,
+            long startTicks,
+            long programDateTimeMs,
+            byte[] chunk)
+            implements HlsEvent {}
 
     /** The stream ended: every playlist now carries EXT-X-ENDLIST. */
     record StreamEnded() implements HlsEvent {}

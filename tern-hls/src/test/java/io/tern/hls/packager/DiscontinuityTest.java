@@ -136,6 +136,34 @@ class DiscontinuityTest {
     }
 
     @Test
+    void framesKeepTheConfigurationTheyArrivedWith() {
+        // The last frame before the change is a keyframe at the segment target: it closes a
+        // segment of its own, still under the old init segment.
+        h.feed(stream.generate(0, 2_001));
+        long changedAt = 2_001 * 90L;
+        h.configure(TestMedia.avc360p());
+        h.feed(stream.generate(2_001, 3_000));
+
+        M3u8 v = h.playlist(TrackType.VIDEO);
+        String map = v.maps.get(0);
+        for (M3u8.Seg s : v.segments) {
+            if (s.map != null) {
+                map = s.map;
+            }
+            byte[] body = s.complete() ? h.bytes(s.uri) : h.bytes(s.parts.get(0).uri());
+            for (Mp4Reader.Sample sample :
+                    Mp4Reader.read(Objects.concat(h.bytes(map), body)).samples(1)) {
+                if (map.equals("video-init-0.mp4")) {
+                    assertThat(sample.dts()).isLessThan(changedAt);
+                } else {
+                    assertThat(sample.dts()).isGreaterThan(changedAt);
+                }
+            }
+        }
+        assertThat(v.maps).containsExactly("video-init-0.mp4", "video-init-1.mp4");
+    }
+
+    @Test
     void anAudioCodecChangeStartsANewAudioInitAndADiscontinuityInBoth() {
         h.feed(stream.generate(0, 5_000));
         h.configure(TestMedia.aac44k());
