@@ -24,7 +24,7 @@ import io.tern.media.MediaTime;
  * #EXT-X-DISCONTINUITY-SEQUENCE:0
  * #EXT-X-MAP:URI="video-init-0.mp4"
  * #EXT-X-PROGRAM-DATE-TIME:...        per segment
- * #EXT-X-PART:DURATION=0.20000,URI="video-p40.m4s",INDEPENDENT=YES   for the last 3 target durations
+ * #EXT-X-PART:DURATION=0.20000,URI="video-p40.m4s",INDEPENDENT=YES   near the live edge
  * #EXTINF:2.00000,
  * video-5.m4s
  * ...
@@ -36,6 +36,8 @@ final class MediaPlaylistWriter {
     static final int BASE_VERSION = 6; // EXT-X-MAP without EXT-X-I-FRAMES-ONLY (§8)
     static final int SKIP_VERSION = 9;
     static final int SKIP_DATERANGES_VERSION = 10;
+    /** Complete segments whose parts are listed, besides the open one's. */
+    static final int PART_SEGMENTS = 2;
 
     private final AsciiBuffer out = new AsciiBuffer();
     private final Timing timing;
@@ -104,11 +106,16 @@ final class MediaPlaylistWriter {
             }
             out.newline();
         }
+        // §6.2.2: parts further than three target durations from the end SHOULD go. Parts are
+        // listed for whole segments: those that lie within the last three target durations, at
+        // most the last two complete ones (players use parts only near the live edge, and every
+        // listed part is paid for in every playlist reload).
         long partsFrom = end - 3 * timing.targetDurationTicks();
+        int partsFromIndex = Math.max(0, listed - PART_SEGMENTS);
         for (int i = skipped; i < listed; i++) {
             Segment s = r.listed(i);
             map = segmentTags(s, map);
-            if (endTicks(s) > partsFrom) {
+            if (i >= partsFromIndex && startTicks(s) >= partsFrom) {
                 parts(s);
             }
             out.append("#EXTINF:")
@@ -171,6 +178,10 @@ final class MediaPlaylistWriter {
             }
             out.newline();
         }
+    }
+
+    private static long startTicks(Segment s) {
+        return Rendition.ticks(s.startTime(), s.init().track().timescale());
     }
 
     private static long endTicks(Segment s) {

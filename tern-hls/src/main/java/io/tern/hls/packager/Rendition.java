@@ -238,9 +238,9 @@ final class Rendition {
         segments.addLast(done);
         lastCompleteMsn = done.msn();
         long end = ticks(done.startTime() + done.duration());
-        // Listed while they end within 3 target durations of the listing's end, then 3 more
-        // downloadable (§6.2.2); one more target duration covers the part being written, by
-        // which this rendition's edge runs ahead of what it lists.
+        // Listed at most while the segment starts within 3 target durations of the listing's
+        // end (MediaPlaylistWriter), then 3 more downloadable (§6.2.2); one more target duration
+        // covers the part being written, by which this rendition's edge runs ahead of what it lists.
         long partsUntil = end + 7 * timing.targetDurationTicks();
         for (Part p : done.parts()) {
             p.retainUntilTicks(partsUntil);

@@ -242,7 +242,8 @@ final class VideoPlacer {
         }
         ended = true;
         video.finish();
-        timeline.endEpoch(video.edgeTicks());
+        // The epoch stays open: audio that arrived for the last frames (up to the end of its
+        // own timeline) is still written.
     }
 
     boolean ended() {
