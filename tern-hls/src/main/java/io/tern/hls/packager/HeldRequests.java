@@ -130,10 +130,10 @@ final class HeldRequests {
     /** Removes and returns the playlist waits of {@code track} satisfied by {@code stateKey}. */
     List<Held> releasePlaylists(TrackType track, long stateKey) {
         TreeMap<Long, List<Held>> map = playlists.get(track);
-        List<Held> out = new ArrayList<>();
-        if (map == null) {
-            return out;
+        if (map == null || map.isEmpty() || map.firstKey() > stateKey) {
+            return List.of();
         }
+        List<Held> out = new ArrayList<>();
         while (!map.isEmpty() && map.firstKey() <= stateKey) {
             for (Held h : map.pollFirstEntry().getValue()) {
                 finish(h);
@@ -167,6 +167,9 @@ final class HeldRequests {
     }
 
     List<Held> releaseMultivariant() {
+        if (multivariant.isEmpty()) {
+            return List.of();
+        }
         List<Held> out = new ArrayList<>(multivariant);
         multivariant.clear();
         out.forEach(this::finish);

@@ -54,7 +54,7 @@ public final class LlHlsPackager {
     private final long holdNs;
 
     /** Rendered playlists, per rendition and skip mode, valid while {@link #listingVersion} holds. */
-    private final byte[][][] cache = new byte[2][SkipRequest.values().length][];
+    private final PlaylistAnswer.Ready[][] cache = new PlaylistAnswer.Ready[2][SkipRequest.values().length];
 
     private long cacheVersion = -1;
     private long listingVersion;
@@ -99,7 +99,8 @@ public final class LlHlsPackager {
     /**
      * A track's decoder configuration, before its first frame and again whenever it changes. The
      * same configuration sent again changes nothing; a different one starts a new init segment
-     * and a discontinuity. Returns false if the configuration is refused (an undeclared track).
+     * and a discontinuity. Returns false if the configuration is refused (an undeclared track,
+     * or one an init segment cannot carry).
      */
     public boolean onConfig(CodecConfig codec, long nowNs) {
         this.nowNs = nowNs;
@@ -111,7 +112,11 @@ public final class LlHlsPackager {
         if (latest != null && latest.track().config().equals(codec)) {
             return true;
         }
-        r.configure(codec);
+        try {
+            r.configure(codec);
+        } catch (IllegalArgumentException e) {
+            return false; // a configuration an init segment cannot carry (an oversized AudioSpecificConfig)
+        }
         if (latest != null) {
             if (codec.track() == TrackType.VIDEO) {
                 videoPlacer.configChanged();
@@ -260,7 +265,7 @@ public final class LlHlsPackager {
             // §6.2.5.1 and §6.2.5.2: directives are ignored once the playlist has EXT-X-ENDLIST.
             return r.lastPart() == null
                     ? new PlaylistAnswer.Error(404, "the stream ended without media")
-                    : new PlaylistAnswer.Ready(render(r, SkipRequest.NONE));
+                    : answer(r, SkipRequest.NONE);
         }
         long target;
         if (!request.blocking()) {
@@ -296,7 +301,7 @@ public final class LlHlsPackager {
             }
         }
         if (stateKey(r) >= target) {
-            return new PlaylistAnswer.Ready(render(r, request.skip()));
+            return answer(r, request.skip());
         }
         if (held.size() >= config.maxHeldRequests()) {
             return new PlaylistAnswer.Error(503, "too many requests held");
@@ -410,8 +415,13 @@ public final class LlHlsPackager {
     }
 
     private byte[] render(Rendition r, SkipRequest skip) {
+        return answer(r, skip).body();
+    }
+
+    /** The playlist as an answer, rendered once per change and shared by every viewer. */
+    private PlaylistAnswer.Ready answer(Rendition r, SkipRequest skip) {
         if (cacheVersion != listingVersion) {
-            for (byte[][] row : cache) {
+            for (PlaylistAnswer.Ready[] row : cache) {
                 Arrays.fill(row, null);
             }
             cacheVersion = listingVersion;
@@ -419,14 +429,26 @@ public final class LlHlsPackager {
         int row = r.track == TrackType.VIDEO ? 0 : 1;
         // A v2 delta depends on the time of the request when there are date ranges.
         boolean cacheable = skip != SkipRequest.V2 || dateRanges.isEmpty();
-        byte[] body = cacheable ? cache[row][skip.ordinal()] : null;
-        if (body == null) {
-            body = mediaWriter.render(r, other(r), skip, dateRanges, nowNs);
+        PlaylistAnswer.Ready ready = cacheable ? cache[row][skip.ordinal()] : null;
+        if (ready == null) {
+            ready = new PlaylistAnswer.Ready(mediaWriter.render(r, other(r), skip, dateRanges, nowNs));
             if (cacheable) {
-                cache[row][skip.ordinal()] = body;
+                cache[row][skip.ordinal()] = ready;
             }
         }
-        return body;
+        return ready;
+    }
+
+    /**
+     * Renders a media playlist afresh, bypassing the cache that {@link #mediaPlaylist} answers
+     * from (for benchmarks and debugging). Null before the rendition has listed anything.
+     */
+    public byte[] renderMediaPlaylist(TrackType track, SkipRequest skip) {
+        Rendition r = rendition(track);
+        if (r == null || r.lastPart() == null) {
+            return null;
+        }
+        return mediaWriter.render(r, other(r), skip, dateRanges, nowNs);
     }
 
     private boolean multivariantReady() {
@@ -451,6 +473,9 @@ public final class LlHlsPackager {
 
     private void releasePlaylists(Rendition r) {
         List<HeldRequests.Held> ready = held.releasePlaylists(r.track, stateKey(r));
+        if (ready.isEmpty()) {
+            return;
+        }
         for (SkipRequest skip : SkipRequest.values()) {
             List<HeldRequests.Held> group =
                     ready.stream().filter(h -> h.skip == skip).toList();
