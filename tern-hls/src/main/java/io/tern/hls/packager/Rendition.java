@@ -68,12 +68,13 @@ final class Rendition {
     private Segment open;
     private Part openPart;
     private long nextPartId;
-    private long firstListedMsn;
     private long lastCompleteMsn = -1;
     private long listedTicks;
     private long maxListedTicks;
     private boolean ended;
     private Epoch lastEpoch;
+    /** Segments at the front of {@link #segments} no longer listed but still downloadable. */
+    private int retired;
     /** Per retired segment (oldest first), the edge time until which it stays downloadable. */
     private final Ring<Long> retiredUntil = new Ring<>();
 
@@ -302,7 +303,7 @@ final class Rendition {
 
     private void retire(Segment first) {
         long duration = segmentTicks(first);
-        firstListedMsn = first.msn() + 1;
+        retired++;
         listedTicks -= duration;
         retiredUntil.addLast(edgeTicks() + duration + maxListedTicks);
     }
@@ -326,6 +327,7 @@ final class Rendition {
     /** Drops the oldest retired segment, its parts and init segments nothing refers to any more. */
     void dropOldest() {
         retiredUntil.removeFirst();
+        retired--;
         Segment gone = segments.removeFirst();
         memory.release(gone.sizeBytes());
         while (!parts.isEmpty() && parts.first().msn() <= gone.msn()) {
@@ -364,22 +366,14 @@ final class Rendition {
 
     // ---- what the playlist shows
 
-    long firstListedMsn() {
-        return firstListedMsn;
-    }
-
     /** Completed segments in the playlist. */
     int listedCount() {
-        int n = 0;
-        for (int i = segments.size() - 1; i >= 0 && segments.get(i).msn() >= firstListedMsn; i--) {
-            n++;
-        }
-        return n;
+        return segments.size() - retired;
     }
 
     /** The {@code i}-th completed segment in the playlist. */
     Segment listed(int i) {
-        return segments.get(segments.size() - listedCount() + i);
+        return segments.get(retired + i);
     }
 
     long lastCompleteMsn() {

@@ -6,6 +6,5 @@ package io.tern.hls.packager;
  * segments line up across renditions and so do their discontinuities.
  *
  * @param startTicks output-timeline 90 kHz ticks
- * @param discontinuity whether the slot opens its epoch after an earlier one
  */
-record SegmentSlot(long msn, long startTicks, Epoch epoch, boolean discontinuity) {}
+record SegmentSlot(long msn, long startTicks, Epoch epoch) {}

@@ -27,7 +27,7 @@ final class StreamTimeline {
         if (epochs.size() > MAX_SLOTS) {
             epochs.removeFirst();
         }
-        addSlot(startTicks, e, reason != Epoch.Reason.START);
+        addSlot(startTicks, e);
         return e;
     }
 
@@ -40,11 +40,11 @@ final class StreamTimeline {
 
     /** Cuts a new segment inside the current epoch. */
     SegmentSlot cut(long startTicks) {
-        return addSlot(startTicks, epochs.last(), false);
+        return addSlot(startTicks, epochs.last());
     }
 
-    private SegmentSlot addSlot(long startTicks, Epoch epoch, boolean discontinuity) {
-        SegmentSlot slot = new SegmentSlot(nextMsn++, startTicks, epoch, discontinuity);
+    private SegmentSlot addSlot(long startTicks, Epoch epoch) {
+        SegmentSlot slot = new SegmentSlot(nextMsn++, startTicks, epoch);
         slots.addLast(slot);
         if (slots.size() > MAX_SLOTS) {
             slots.removeFirst();

@@ -7,7 +7,6 @@ import io.tern.hls.serve.PlaylistAnswer;
 import io.tern.hls.testing.Harness;
 import io.tern.hls.testing.M3u8;
 import io.tern.hls.testing.SyntheticStream;
-import io.tern.media.AccessUnit;
 import io.tern.media.TrackType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -230,9 +229,5 @@ class BlockingReloadTest {
         }
         // Parameters that are not delivery directives are ignored.
         assertThat(h.request(TrackType.VIDEO, "token=abc&_HLS_foo=1")).isInstanceOf(PlaylistAnswer.Ready.class);
-    }
-
-    static AccessUnit unused() {
-        return null;
     }
 }

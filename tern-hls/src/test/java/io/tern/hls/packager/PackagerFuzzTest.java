@@ -8,9 +8,7 @@ import io.tern.hls.testing.Harness;
 import io.tern.hls.testing.M3u8;
 import io.tern.hls.testing.Objects;
 import io.tern.hls.testing.TestMedia;
-import io.tern.media.AccessUnit;
 import io.tern.media.TrackType;
-import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -112,9 +110,5 @@ class PackagerFuzzTest {
         Arbitrary<String> pair =
                 Combinators.combine(key, value, Arbitraries.of("=", "", "==")).as((k, v, eq) -> k + eq + v);
         return pair.list().ofMaxSize(5).map(l -> String.join("&", l));
-    }
-
-    static List<AccessUnit> none() {
-        return new ArrayList<>();
     }
 }

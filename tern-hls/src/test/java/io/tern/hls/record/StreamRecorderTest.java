@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.hls.mp4.Mp4Reader;
 import io.tern.hls.packager.PackagerConfig;
 import io.tern.hls.packager.StreamLayout;
-import io.tern.hls.serve.HlsEvent;
 import io.tern.hls.testing.Harness;
 import io.tern.hls.testing.SyntheticStream;
 import io.tern.hls.testing.TestMedia;
@@ -140,9 +139,5 @@ class StreamRecorderTest {
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
                 .isThrownBy(() -> new StreamRecorder("ok", StreamLayout.VIDEO_ONLY, 10))
                 .withMessageContaining("rotateAfterMs=10");
-    }
-
-    static List<HlsEvent> none() {
-        return List.of();
     }
 }

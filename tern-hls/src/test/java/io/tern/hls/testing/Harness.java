@@ -4,7 +4,6 @@ import io.tern.hls.media.MediaObject;
 import io.tern.hls.packager.LlHlsPackager;
 import io.tern.hls.packager.PackagerConfig;
 import io.tern.hls.packager.StreamLayout;
-import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.serve.HlsEvent;
 import io.tern.hls.serve.ObjectAnswer;
 import io.tern.hls.serve.PlaylistAnswer;
@@ -164,9 +163,5 @@ public final class Harness {
 
     public static String query(long msn, long part) {
         return part < 0 ? "_HLS_msn=" + msn : "_HLS_msn=" + msn + "&_HLS_part=" + part;
-    }
-
-    public static PlaylistRequest plain() {
-        return PlaylistRequest.PLAIN;
     }
 }
