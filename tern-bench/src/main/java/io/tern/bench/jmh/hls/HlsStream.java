@@ -1,0 +1,96 @@
+package io.tern.bench.jmh.hls;
+
+import io.tern.hls.packager.LlHlsPackager;
+import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.StreamLayout;
+import io.tern.media.AccessUnit;
+import io.tern.media.MediaFormatException;
+import io.tern.media.TrackType;
+import io.tern.media.codec.AacConfig;
+import io.tern.media.codec.AvcConfig;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A packager fed like a live 720p30 stream with 48 kHz AAC (1 s GOPs, 200 ms parts, 2 s
+ * segments), already past its first playlist window so that windows trim and objects expire as
+ * they do in steady state. Frames share payload arrays, as an ingest's would be its own.
+ */
+final class HlsStream {
+    static final int VIDEO_TICKS = 3000;
+    static final long AUDIO_TICKS_X3 = 5760; // three AAC frames at 48 kHz, 90 kHz ticks
+
+    final LlHlsPackager packager;
+    private final byte[] keyframe;
+    private final byte[] frame;
+    private final byte[] audioFrame;
+    private long videoIndex;
+    private long audioIndex;
+    long nowNs = 1_000_000_000L;
+    long wallMs = 1_764_619_200_000L;
+
+    HlsStream(int frameBytes) {
+        packager = new LlHlsPackager(PackagerConfig.defaults("bench"), StreamLayout.VIDEO_AND_AUDIO, () -> wallMs);
+        try {
+            byte[] sps = HexFormat.of().parseHex("6764001facb402802dd80880000003008000001e478c1950");
+            byte[] pps = HexFormat.of().parseHex("68ef0fcb");
+            packager.onConfig(AvcConfig.fromParameterSets(List.of(sps), List.of(pps)), nowNs);
+            packager.onConfig(AacConfig.parse(new byte[] {0x11, (byte) 0x90}, 0, 2), nowNs);
+        } catch (MediaFormatException e) {
+            throw new IllegalStateException(e);
+        }
+        keyframe = nal(frameBytes * 4, 0x65);
+        frame = nal(frameBytes, 0x41);
+        audioFrame = new byte[370];
+        for (int i = 0; i < 40 * 30; i++) { // 40 s: the 24 s window is full and trimming
+            nextVideo();
+        }
+    }
+
+    private static byte[] nal(int size, int header) {
+        byte[] b = new byte[size];
+        int n = size - 4;
+        b[0] = (byte) (n >>> 24);
+        b[1] = (byte) (n >>> 16);
+        b[2] = (byte) (n >>> 8);
+        b[3] = (byte) n;
+        b[4] = (byte) header;
+        return b;
+    }
+
+    /** One video frame, and the audio frames due before it, with the adapter's drain. */
+    void nextVideo() {
+        long dts = videoIndex * VIDEO_TICKS;
+        while (audioIndex * 1920 <= dts) {
+            long a = audioIndex++ * 1920;
+            packager.onAccessUnit(new AccessUnit(TrackType.AUDIO, a, a, true, audioFrame), nowNs);
+            drain();
+        }
+        boolean key = videoIndex % 30 == 0;
+        packager.onAccessUnit(
+                new AccessUnit(TrackType.VIDEO, dts, dts + VIDEO_TICKS, key, key ? keyframe : frame), nowNs);
+        drain();
+        videoIndex++;
+        nowNs += 33_333_333;
+        wallMs += 33;
+    }
+
+    /** One video frame alone (audio is fed by {@link #nextVideo}). */
+    void videoOnly() {
+        long dts = videoIndex * VIDEO_TICKS;
+        boolean key = videoIndex % 30 == 0;
+        packager.onAccessUnit(
+                new AccessUnit(TrackType.VIDEO, dts, dts + VIDEO_TICKS, key, key ? keyframe : frame), nowNs);
+        drain();
+        videoIndex++;
+        nowNs += 33_333_333;
+    }
+
+    int drain() {
+        int n = 0;
+        while (packager.pollEvent() != null) {
+            n++;
+        }
+        return n;
+    }
+}

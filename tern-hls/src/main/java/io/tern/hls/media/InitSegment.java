@@ -1,0 +1,61 @@
+package io.tern.hls.media;
+
+import io.tern.hls.mp4.InitSegmentWriter;
+import io.tern.hls.mp4.Mp4Track;
+
+/** A rendition's CMAF header, one per codec configuration the rendition has had. */
+public final class InitSegment implements MediaObject {
+    private final String name;
+    private final Mp4Track track;
+    private final int generation;
+    private final byte[] bytes;
+
+    public InitSegment(String name, Mp4Track track, int generation) {
+        this.name = name;
+        this.track = track;
+        this.generation = generation;
+        this.bytes = InitSegmentWriter.cmafHeader(track);
+    }
+
+    public Mp4Track track() {
+        return track;
+    }
+
+    /** 0 for the stream's first configuration, then one more for each codec change. */
+    public int generation() {
+        return generation;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String contentType() {
+        return ContentTypes.of(track.type());
+    }
+
+    @Override
+    public int chunkCount() {
+        return 1;
+    }
+
+    @Override
+    public byte[] chunk(int i) {
+        if (i != 0) {
+            throw new IndexOutOfBoundsException(i);
+        }
+        return bytes;
+    }
+
+    @Override
+    public long sizeBytes() {
+        return bytes.length;
+    }
+
+    @Override
+    public boolean complete() {
+        return true;
+    }
+}

@@ -1,0 +1,573 @@
+package io.tern.hls.packager;
+
+import io.tern.hls.media.InitSegment;
+import io.tern.hls.media.Part;
+import io.tern.hls.media.Segment;
+import io.tern.hls.playlist.DateRange;
+import io.tern.hls.playlist.PlaylistRequest;
+import io.tern.hls.playlist.SkipRequest;
+import io.tern.hls.serve.HlsEvent;
+import io.tern.hls.serve.ObjectAnswer;
+import io.tern.hls.serve.PlaylistAnswer;
+import io.tern.media.AccessUnit;
+import io.tern.media.MediaTime;
+import io.tern.media.TrackType;
+import io.tern.media.codec.AacConfig;
+import io.tern.media.codec.CodecConfig;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The LL-HLS packager of one stream: a sans-IO engine. Samples and time go in; init segments,
+ * parts, segments and playlists come out, and held requests are answered through events.
+ *
+ * <ul>
+ *   <li><b>Inputs</b>: {@link #onConfig}, {@link #onAccessUnit}, {@link #onEndOfStream} from the
+ *       ingest; {@link #onTimeout} when {@link #nextDeadlineNs()} passes.
+ *   <li><b>Requests</b>: {@link #multivariantPlaylist}, {@link #mediaPlaylist} and {@link
+ *       #object} answer at once or hold the request under a ticket ({@link #cancel}).
+ *   <li><b>Outputs</b>: {@link #pollEvent()} after every input and request, until null.
+ * </ul>
+ *
+ * <p>Not thread-safe: one thread (the stream's event loop) makes every call. No call blocks,
+ * sleeps, reads a clock (time comes in as {@code nowNs}, the wall clock is injected) or does I/O.
+ * See {@code tern-hls/README.md} for the adapter's side.
+ */
+public final class LlHlsPackager {
+    private final PackagerConfig config;
+    private final StreamLayout layout;
+    private final WallClock wallClock;
+    private final Timing timing;
+    private final StreamTimeline timeline = new StreamTimeline();
+    private final PackagerStats stats = new PackagerStats();
+    private final MemoryBudget memory;
+    private final Rendition video;
+    private final Rendition audio;
+    private final VideoPlacer videoPlacer;
+    private final AudioPlacer audioPlacer;
+    private final HeldRequests held = new HeldRequests();
+    private final ArrayDeque<HlsEvent> events = new ArrayDeque<>();
+    private final MediaPlaylistWriter mediaWriter;
+    private final MultivariantPlaylistWriter multivariantWriter;
+    private final DateRanges dateRanges = new DateRanges();
+    private final long holdNs;
+
+    /** Rendered playlists, per rendition and skip mode, valid while {@link #listingVersion} holds. */
+    private final PlaylistAnswer.Ready[][] cache = new PlaylistAnswer.Ready[2][SkipRequest.values().length];
+
+    private long cacheVersion = -1;
+    private long listingVersion;
+    private long nowNs;
+    private boolean ended;
+
+    public LlHlsPackager(PackagerConfig config, StreamLayout layout, WallClock wallClock) {
+        this.config = config;
+        this.layout = layout;
+        this.wallClock = wallClock;
+        this.timing = new Timing(config, layout, 5760);
+        this.memory = new MemoryBudget(config.maxRetainedBytes());
+        Rendition.Sequence sequence = new Rendition.Sequence();
+        Rendition.Listener listener = new Listener();
+        this.video =
+                layout.hasVideo() ? new Rendition(TrackType.VIDEO, config, timing, sequence, memory, listener) : null;
+        this.audio =
+                layout.hasAudio() ? new Rendition(TrackType.AUDIO, config, timing, sequence, memory, listener) : null;
+        this.videoPlacer = video == null
+                ? null
+                : new VideoPlacer(config, timing, timeline, video, stats, new VideoPlacer.Follower() {
+                    @Override
+                    public AacConfig audioConfig() {
+                        return audio == null || audio.latestInit() == null
+                                ? null
+                                : (AacConfig) audio.latestInit().track().config();
+                    }
+
+                    @Override
+                    public long audioEndTicks() {
+                        return audioPlacer == null ? -1 : audioPlacer.endTicks();
+                    }
+                });
+        this.audioPlacer = audio == null ? null : new AudioPlacer(config, timing, timeline, audio, stats, videoPlacer);
+        this.mediaWriter = new MediaPlaylistWriter(timing);
+        this.multivariantWriter = new MultivariantPlaylistWriter(config.instanceId());
+        this.holdNs = 3L * config.targetDurationSeconds() * 1_000_000_000L;
+    }
+
+    // ---------------------------------------------------------------- inputs
+
+    /**
+     * A track's decoder configuration, before its first frame and again whenever it changes. The
+     * same configuration sent again changes nothing; a different one starts a new init segment
+     * and a discontinuity. Returns false if the configuration is refused (an undeclared track,
+     * or one an init segment cannot carry).
+     */
+    public boolean onConfig(CodecConfig codec, long nowNs) {
+        this.nowNs = nowNs;
+        Rendition r = rendition(codec.track());
+        if (r == null || ended) {
+            return false;
+        }
+        InitSegment latest = r.latestInit();
+        if (latest != null && latest.track().config().equals(codec)) {
+            return true;
+        }
+        try {
+            r.configure(codec);
+        } catch (IllegalArgumentException e) {
+            return false; // a configuration an init segment cannot carry (an oversized AudioSpecificConfig)
+        }
+        if (latest != null) {
+            if (codec.track() == TrackType.VIDEO) {
+                videoPlacer.configChanged();
+            } else {
+                audioPlacer.configChanged();
+            }
+        }
+        return true;
+    }
+
+    /** One frame from the ingest, in decode order per track. */
+    public void onAccessUnit(AccessUnit au, long nowNs) {
+        this.nowNs = nowNs;
+        stats.accessUnits++;
+        if (ended) {
+            return;
+        }
+        Rendition r = rendition(au.track());
+        if (r == null) {
+            stats.droppedUndeclaredTrack++;
+            return;
+        }
+        if (r.latestInit() == null) {
+            stats.droppedNoConfig++;
+            return;
+        }
+        if (au.sizeBytes() > config.maxAccessUnitBytes() || au.sizeBytes() == 0) {
+            stats.droppedOversize++;
+            return;
+        }
+        long wallMs = wallClock.epochMillis();
+        if (au.track() == TrackType.VIDEO) {
+            videoPlacer.onFrame(au, wallMs);
+            if (audioPlacer != null) {
+                audioPlacer.drain();
+            }
+        } else {
+            audioPlacer.onFrame(au, wallMs);
+        }
+        enforceMemory();
+    }
+
+    /** The publisher is gone: the last frames are placed and every playlist gets EXT-X-ENDLIST. */
+    public void onEndOfStream(long nowNs) {
+        this.nowNs = nowNs;
+        if (ended) {
+            return;
+        }
+        Part videoHint = video == null ? null : video.hintedPart();
+        Part audioHint = audio == null ? null : audio.hintedPart();
+        if (videoPlacer != null) {
+            videoPlacer.end();
+        }
+        if (audioPlacer != null) {
+            audioPlacer.end();
+        }
+        ended = true;
+        listingVersion++;
+        for (Part hint : new Part[] {videoHint, audioHint}) {
+            if (hint != null && !hint.complete()) {
+                fail(held.partWaiters(hint, true), 404, "the stream ended before this part");
+            }
+        }
+        for (HeldRequests.Held h : held.releaseAllPlaylists()) {
+            Rendition r = rendition(h.track);
+            if (r.lastPart() == null) {
+                fail(List.of(h), 404, "the stream ended without media");
+            } else {
+                ready(List.of(h), render(r, SkipRequest.NONE));
+            }
+        }
+        releaseMultivariant();
+        List<HeldRequests.Held> left = held.releaseMultivariant();
+        fail(left, 404, "the stream ended without media");
+        events.addLast(new HlsEvent.StreamEnded());
+    }
+
+    /** Expires held requests whose deadline has passed: they end with 503 (§6.2.5.2). */
+    public void onTimeout(long nowNs) {
+        this.nowNs = nowNs;
+        List<HeldRequests.Held> expired = held.expire(nowNs);
+        fail(expired, 503, "not available within three target durations");
+    }
+
+    /** When {@link #onTimeout} should next run, or {@link Long#MAX_VALUE}. */
+    public long nextDeadlineNs() {
+        return held.nextDeadlineNs();
+    }
+
+    /** The next output, or null when there is none. */
+    public HlsEvent pollEvent() {
+        return events.pollFirst();
+    }
+
+    /**
+     * Adds an EXT-X-DATERANGE to both media playlists. False if its ID was used before or too
+     * many ranges are open.
+     */
+    public boolean addDateRange(DateRange range, long nowNs) {
+        this.nowNs = nowNs;
+        boolean added = dateRanges.add(range, nowNs);
+        if (added) {
+            listingVersion++;
+        }
+        return added;
+    }
+
+    // ---------------------------------------------------------------- requests
+
+    /** The multivariant playlist, once every declared track has produced a segment. */
+    public PlaylistAnswer multivariantPlaylist(long nowNs) {
+        this.nowNs = nowNs;
+        if (multivariantReady()) {
+            return new PlaylistAnswer.Ready(renderMultivariant());
+        }
+        if (ended) {
+            return new PlaylistAnswer.Error(404, "the stream ended without media");
+        }
+        if (held.size() >= config.maxHeldRequests()) {
+            return new PlaylistAnswer.Error(503, "too many requests held");
+        }
+        HeldRequests.Held h = held.holdMultivariant(nowNs + holdNs);
+        return new PlaylistAnswer.Wait(h.ticket, -1, -1, h.deadlineNs);
+    }
+
+    /** A media playlist request with its raw query string (the delivery directives). */
+    public PlaylistAnswer mediaPlaylist(TrackType track, String query, long nowNs) {
+        PlaylistRequest.Parsed parsed = PlaylistRequest.parse(query);
+        if (!parsed.ok()) {
+            return new PlaylistAnswer.Error(400, parsed.error());
+        }
+        return mediaPlaylist(track, parsed.request(), nowNs);
+    }
+
+    /**
+     * A media playlist request (§6.2.5): the playlist now, or a blocking reload held until the
+     * part or segment it names is listed, or 400 for a request too far ahead.
+     */
+    public PlaylistAnswer mediaPlaylist(TrackType track, PlaylistRequest request, long nowNs) {
+        this.nowNs = nowNs;
+        Rendition r = rendition(track);
+        if (r == null) {
+            return new PlaylistAnswer.Error(404, "no " + ObjectNames.prefix(track) + " rendition");
+        }
+        if (ended) {
+            // §6.2.5.1 and §6.2.5.2: directives are ignored once the playlist has EXT-X-ENDLIST.
+            return r.lastPart() == null
+                    ? new PlaylistAnswer.Error(404, "the stream ended without media")
+                    : answer(r, SkipRequest.NONE);
+        }
+        long target;
+        if (!request.blocking()) {
+            target = 0; // anything listed
+        } else {
+            long msn = request.msn();
+            long part = request.part();
+            long lastComplete = r.lastCompleteMsn();
+            if (msn > lastComplete + 2) {
+                return new PlaylistAnswer.Error(
+                        400, "_HLS_msn=" + msn + " is more than two segments after the last (" + lastComplete + ")");
+            }
+            if (part >= 0) {
+                Segment done = r.segment(msn);
+                if (done != null && part >= done.parts().size()) {
+                    msn++; // §6.2.5.2: past the last part of a finished segment is part 0 of the next
+                    part = 0;
+                }
+                Part last = r.lastPart();
+                long lastMsn = last == null ? -1 : last.msn();
+                long lastIndex = last == null ? -1 : last.index();
+                long limit = timing.partTargetFixed() ? timing.advancePartLimit() : 3;
+                if ((msn == lastMsn && part - lastIndex > limit) || (msn > lastMsn && part > limit)) {
+                    return new PlaylistAnswer.Error(
+                            400, "_HLS_part=" + request.part() + " is beyond the advance part limit (" + limit + ")");
+                }
+                if (part >= HeldRequests.WHOLE_SEGMENT) {
+                    return new PlaylistAnswer.Error(400, "_HLS_part=" + request.part() + " is out of range");
+                }
+                target = HeldRequests.key(msn, part);
+            } else {
+                target = HeldRequests.key(msn, HeldRequests.WHOLE_SEGMENT);
+            }
+        }
+        if (stateKey(r) >= target) {
+            return answer(r, request.skip());
+        }
+        if (held.size() >= config.maxHeldRequests()) {
+            return new PlaylistAnswer.Error(503, "too many requests held");
+        }
+        HeldRequests.Held h = held.holdPlaylist(track, target, request.skip(), nowNs + holdNs);
+        return new PlaylistAnswer.Wait(h.ticket, request.msn(), request.part(), h.deadlineNs);
+    }
+
+    /**
+     * An init segment, part or segment by name ({@link ObjectNames}). The part being written is
+     * answered {@link ObjectAnswer.Growing} and followed by events; a part beyond it is not found.
+     */
+    public ObjectAnswer object(String name, long nowNs) {
+        this.nowNs = nowNs;
+        ObjectNames.Parsed parsed = ObjectNames.parse(name);
+        Rendition r = parsed == null ? null : rendition(parsed.track());
+        if (r == null) {
+            return new ObjectAnswer.NotFound();
+        }
+        switch (parsed.kind()) {
+            case INIT -> {
+                InitSegment init = r.init(parsed.number());
+                return init == null ? new ObjectAnswer.NotFound() : new ObjectAnswer.Found(init);
+            }
+            case SEGMENT -> {
+                Segment s = r.segment(parsed.number());
+                return s == null ? new ObjectAnswer.NotFound() : new ObjectAnswer.Found(s);
+            }
+            case PART -> {
+                Part p = r.part(parsed.number());
+                if (p == null) {
+                    return new ObjectAnswer.NotFound();
+                }
+                if (p.complete()) {
+                    return new ObjectAnswer.Found(p);
+                }
+                if (held.size() >= config.maxHeldRequests()) {
+                    return new ObjectAnswer.Error(503, "too many requests held");
+                }
+                HeldRequests.Held h = held.holdPart(p, nowNs + holdNs);
+                return new ObjectAnswer.Growing(p, h.ticket, config.partDelivery() == PartDelivery.STREAM_CHUNKS);
+            }
+            default -> {
+                return new ObjectAnswer.NotFound();
+            }
+        }
+    }
+
+    /** Forgets a held request (its client went away). */
+    public void cancel(long ticket) {
+        held.cancel(ticket);
+    }
+
+    // ---------------------------------------------------------------- facts for the adapter
+
+    public PackagerStats stats() {
+        return stats;
+    }
+
+    public StreamLayout layout() {
+        return layout;
+    }
+
+    public PackagerConfig config() {
+        return config;
+    }
+
+    public boolean ended() {
+        return ended;
+    }
+
+    /** Requests held now (playlists, multivariant, growing parts). */
+    public int heldRequests() {
+        return held.size();
+    }
+
+    /** Bytes of media held in memory for this stream. */
+    public long retainedBytes() {
+        return memory.bytes();
+    }
+
+    /** The declared PART-TARGET in milliseconds (rounded up), or the configured one before it is fixed. */
+    public long partTargetMs() {
+        return timing.partTargetFixed() ? Math.ceilDiv(timing.partTargetE5(), 100) : config.partTargetMs();
+    }
+
+    public int targetDurationS() {
+        return timing.targetDurationS;
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private Rendition rendition(TrackType track) {
+        return track == TrackType.VIDEO ? video : audio;
+    }
+
+    private Rendition other(Rendition r) {
+        return r == video ? audio : video;
+    }
+
+    /** How far a rendition's listing has got, comparable with request targets. */
+    private static long stateKey(Rendition r) {
+        Part last = r.lastPart();
+        if (last == null) {
+            return -1;
+        }
+        if (r.lastCompleteMsn() >= last.msn()) {
+            return HeldRequests.key(last.msn(), HeldRequests.WHOLE_SEGMENT);
+        }
+        return HeldRequests.key(last.msn(), last.index());
+    }
+
+    private byte[] render(Rendition r, SkipRequest skip) {
+        return answer(r, skip).body();
+    }
+
+    /** The playlist as an answer, rendered once per change and shared by every viewer. */
+    private PlaylistAnswer.Ready answer(Rendition r, SkipRequest skip) {
+        if (cacheVersion != listingVersion) {
+            for (PlaylistAnswer.Ready[] row : cache) {
+                Arrays.fill(row, null);
+            }
+            cacheVersion = listingVersion;
+        }
+        int row = r.track == TrackType.VIDEO ? 0 : 1;
+        // A v2 delta depends on the time of the request when there are date ranges.
+        boolean cacheable = skip != SkipRequest.V2 || dateRanges.isEmpty();
+        PlaylistAnswer.Ready ready = cacheable ? cache[row][skip.ordinal()] : null;
+        if (ready == null) {
+            ready = new PlaylistAnswer.Ready(mediaWriter.render(r, other(r), skip, dateRanges, nowNs));
+            if (cacheable) {
+                cache[row][skip.ordinal()] = ready;
+            }
+        }
+        return ready;
+    }
+
+    /**
+     * Renders a media playlist afresh, bypassing the cache that {@link #mediaPlaylist} answers
+     * from (for benchmarks and debugging). Null before the rendition has listed anything.
+     */
+    public byte[] renderMediaPlaylist(TrackType track, SkipRequest skip) {
+        Rendition r = rendition(track);
+        if (r == null || r.lastPart() == null) {
+            return null;
+        }
+        return mediaWriter.render(r, other(r), skip, dateRanges, nowNs);
+    }
+
+    private boolean multivariantReady() {
+        return (video == null || video.lastCompleteMsn() >= 0) && (audio == null || audio.lastCompleteMsn() >= 0);
+    }
+
+    private byte[] renderMultivariant() {
+        double fps = timing.partTargetFixed() && timing.videoFrameTicks() > 0
+                ? (double) MediaTime.TICKS_PER_SECOND / timing.videoFrameTicks()
+                : 0;
+        return multivariantWriter.render(video, audio, fps);
+    }
+
+    private void releaseMultivariant() {
+        if (multivariantReady()) {
+            List<HeldRequests.Held> waiting = held.releaseMultivariant();
+            if (!waiting.isEmpty()) {
+                ready(waiting, renderMultivariant());
+            }
+        }
+    }
+
+    private void releasePlaylists(Rendition r) {
+        List<HeldRequests.Held> ready = held.releasePlaylists(r.track, stateKey(r));
+        if (ready.isEmpty()) {
+            return;
+        }
+        for (SkipRequest skip : SkipRequest.values()) {
+            List<HeldRequests.Held> group =
+                    ready.stream().filter(h -> h.skip == skip).toList();
+            if (!group.isEmpty()) {
+                ready(group, render(r, skip));
+            }
+        }
+    }
+
+    private void ready(List<HeldRequests.Held> held, byte[] body) {
+        events.addLast(new HlsEvent.PlaylistReady(tickets(held), body));
+    }
+
+    private void fail(List<HeldRequests.Held> held, int status, String reason) {
+        if (!held.isEmpty()) {
+            events.addLast(new HlsEvent.RequestFailed(tickets(held), status, reason));
+        }
+    }
+
+    private static long[] tickets(List<HeldRequests.Held> held) {
+        long[] t = new long[held.size()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = held.get(i).ticket;
+        }
+        return t;
+    }
+
+    /** Keeps the stream within maxRetainedBytes: removed objects go first, then the window shrinks. */
+    private void enforceMemory() {
+        while (memory.over()) {
+            Rendition victim = null;
+            for (Rendition r : new Rendition[] {video, audio}) {
+                if (r != null && r.hasRetired()) {
+                    victim = r;
+                    break;
+                }
+            }
+            if (victim == null) {
+                for (Rendition r : new Rendition[] {video, audio}) {
+                    if (r != null && r.canShrink()) {
+                        r.shrink();
+                        listingVersion++;
+                        victim = r;
+                        break;
+                    }
+                }
+            }
+            if (victim == null) {
+                return; // only the minimal window is left: the spec's floor wins
+            }
+            victim.dropOldest();
+            stats.memoryDrops++;
+        }
+    }
+
+    private final class Listener implements Rendition.Listener {
+        @Override
+        public void chunkWritten(
+                Rendition r, Part part, byte[] chunk, boolean startsSegment, long startTicks, long programDateTimeMs) {
+            stats.chunkBytes += chunk.length;
+            events.addLast(new HlsEvent.ChunkWritten(
+                    r.track, r.currentInit().track(), part.msn(), startsSegment, startTicks, programDateTimeMs, chunk));
+            if (config.partDelivery() == PartDelivery.STREAM_CHUNKS) {
+                List<HeldRequests.Held> following = held.partWaiters(part, false);
+                if (!following.isEmpty()) {
+                    events.addLast(new HlsEvent.PartProgress(tickets(following), part));
+                }
+            }
+        }
+
+        @Override
+        public void partListed(Rendition r, Part part) {
+            stats.parts++;
+            listingVersion++;
+            List<HeldRequests.Held> following = held.partWaiters(part, true);
+            if (!following.isEmpty()) {
+                events.addLast(new HlsEvent.PartProgress(tickets(following), part));
+            }
+            releasePlaylists(r);
+        }
+
+        @Override
+        public void segmentCompleted(Rendition r, Segment segment) {
+            stats.segments++;
+            listingVersion++;
+            held.remapPastLastPart(r.track, segment.msn(), segment.parts().size());
+            releasePlaylists(r);
+            Rendition leader = rendition(layout.leader());
+            if (leader.listedCount() > 0 && !dateRanges.isEmpty()) {
+                dateRanges.expire(leader.listed(0).programDateTimeMs(), nowNs, mediaWriter.canSkipUntilS());
+            }
+            releaseMultivariant();
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.tern.hls.serve;
+
+import io.tern.hls.media.MediaObject;
+import io.tern.hls.mp4.Mp4Track;
+import io.tern.media.TrackType;
+
+/** What the packager tells its adapter, drained with {@code pollEvent()} after every input. */
+public sealed interface HlsEvent {
+    /** Held playlist requests ({@code tickets}) can be answered 200 with {@code body} (shared). */
+    record PlaylistReady(long[] tickets, byte[] body) implements HlsEvent {}
+
+    /** Held requests end with {@code status}: 503 after three target durations, 404 when gone. */
+    record RequestFailed(long[] tickets, int status, String reason) implements HlsEvent {}
+
+    /**
+     * The growing part held by {@code tickets} has more chunks ({@code part.chunkCount()}); when
+     * {@code part.complete()} this is the last event for these tickets.
+     */
+    record PartProgress(long[] tickets, MediaObject part) implements HlsEvent {}
+
+    /**
+     * A chunk was written to {@code track}'s rendition, in segment {@code msn}, first of that
+     * segment if {@code startsSegment}: what a recorder appends. The same array is in the part.
+     *
+     * @param mp4Track the track (and configuration) the chunk is written for
+     * @param startTicks where the chunk starts on the stream's output timeline (90 kHz)
+     * @param programDateTimeMs the wall-clock time of its first sample
+     */
+    record ChunkWritten(
+            TrackType track,
+            Mp4Track mp4Track,
+            long msn,
+            boolean startsSegment,
+            long startTicks,
+            long programDateTimeMs,
+            byte[] chunk)
+            implements HlsEvent {}
+
+    /** The stream ended: every playlist now carries EXT-X-ENDLIST. */
+    record StreamEnded() implements HlsEvent {}
+}
