@@ -241,7 +241,7 @@ public final class RelayConfig {
         private double eventsPerSecondPerPubkey = 20;
         private int eventBurstPerPubkey = 100;
         private double reqsPerSecondPerIp = 20;
-        private int reqBurstPerIp = 100;
+        private int reqBurstPerIp = 200;
         private int rateLimitKeys = 65536;
         private int maxConnectionsPerIp = 64;
         private long maxOutboundBytes = 4L * 1024 * 1024;

@@ -238,7 +238,12 @@ final class Subscriptions {
     }
 
     long nextDeadlineNs() {
-        long[] head = timeouts.peekFirst();
+        // Entries of requests that finished stay queued until they reach the head; drop them there,
+        // so the head is always the earliest deadline still pending.
+        long[] head;
+        while ((head = timeouts.peekFirst()) != null && !queries.containsKey(head[1]) && !counts.containsKey(head[1])) {
+            timeouts.pollFirst();
+        }
         return head == null ? Long.MAX_VALUE : head[0];
     }
 

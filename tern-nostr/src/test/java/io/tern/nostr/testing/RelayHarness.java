@@ -26,7 +26,7 @@ import java.util.Random;
  */
 public final class RelayHarness {
     public final FakeClock clock = new FakeClock();
-    public final MemoryEvents events = new MemoryEvents();
+    public final MemoryEvents events;
     public final ArrayDeque<StoreCompletion> completions = new ArrayDeque<>();
     public final MemoryEventStore store;
     public final RelayEngine engine;
@@ -41,6 +41,7 @@ public final class RelayHarness {
     }
 
     public RelayHarness(RelayConfig config, MemoryEvents backing) {
+        events = backing;
         store = new MemoryEventStore(backing, completions::add);
         engine = new RelayEngine(config, store, Keys.secp(), clock::epochSeconds, new Random(7), clock.nowNs());
     }
