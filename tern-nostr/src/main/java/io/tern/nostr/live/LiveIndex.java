@@ -5,10 +5,8 @@ import io.tern.nostr.filter.Filter;
 import io.tern.nostr.filter.TagCondition;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.agrona.collections.Int2ObjectHashMap;
 
 /**
@@ -17,38 +15,67 @@ import org.agrona.collections.Int2ObjectHashMap;
  * else kinds — or, with none of those, in a short list tested for every event. An event then looks
  * up its own id, pubkey, one-letter tags and kind, and only the filters found there are tested in
  * full. Each filter is tested at most once per event and each subscriber reported at most once,
- * whatever the number of its filters that match.
+ * whatever the number of its filters that match. Single-threaded.
  *
  * @param <S> the subscriber type
  */
 public final class LiveIndex<S> {
-    private final Map<String, Set<Entry<S>>> byId = new HashMap<>();
-    private final Map<String, Set<Entry<S>>> byAuthor = new HashMap<>();
-
+    private final Map<String, Bucket<S>> byId = new HashMap<>();
+    private final Map<String, Bucket<S>> byAuthor = new HashMap<>();
+    /** By tag letter (a–z, A–Z), then by the tag's first value. */
     @SuppressWarnings("unchecked")
-    private final Map<String, Set<Entry<S>>>[] byTag = new Map[128];
+    private final Map<String, Bucket<S>>[] byTag = new Map[128];
 
-    private final Int2ObjectHashMap<Set<Entry<S>>> byKind = new Int2ObjectHashMap<>();
-    private final Set<Entry<S>> unindexed = new LinkedHashSet<>();
+    private final Int2ObjectHashMap<Bucket<S>> byKind = new Int2ObjectHashMap<>();
+    private final Bucket<S> unindexed = new Bucket<>();
     private final Map<S, List<Entry<S>>> entriesOf = new HashMap<>();
     private long seq;
     private int filters;
 
-    private static final class Entry<S> {
+    /** One filter of one subscriber, filed in one or more buckets. */
+    static final class Entry<S> {
         final S subscriber;
         final Filter filter;
         final Marks marks;
         long testedSeq;
+        private Bucket<?>[] buckets = new Bucket<?>[1];
+        private int[] slots = new int[1];
+        private int bucketCount;
 
         Entry(S subscriber, Filter filter, Marks marks) {
             this.subscriber = subscriber;
             this.filter = filter;
             this.marks = marks;
         }
+
+        int slotIn(Bucket<?> b) {
+            for (int i = 0; i < bucketCount; i++) {
+                if (buckets[i] == b) {
+                    return slots[i];
+                }
+            }
+            throw new IllegalStateException("entry not in bucket");
+        }
+
+        void slotIn(Bucket<?> b, int slot) {
+            for (int i = 0; i < bucketCount; i++) {
+                if (buckets[i] == b) {
+                    slots[i] = slot;
+                    return;
+                }
+            }
+            if (bucketCount == buckets.length) {
+                buckets = java.util.Arrays.copyOf(buckets, bucketCount * 2);
+                slots = java.util.Arrays.copyOf(slots, bucketCount * 2);
+            }
+            buckets[bucketCount] = b;
+            slots[bucketCount] = slot;
+            bucketCount++;
+        }
     }
 
     /** Shared by a subscriber's entries: the last event it was reported for. */
-    private static final class Marks {
+    static final class Marks {
         long reportedSeq;
     }
 
@@ -62,7 +89,7 @@ public final class LiveIndex<S> {
             }
             Entry<S> e = new Entry<>(subscriber, f, marks);
             entries.add(e);
-            forEachKey(e, true);
+            file(e, true);
             filters++;
         }
         if (entriesOf.put(subscriber, entries) != null) {
@@ -76,7 +103,7 @@ public final class LiveIndex<S> {
             return;
         }
         for (Entry<S> e : entries) {
-            forEachKey(e, false);
+            file(e, false);
             filters--;
         }
     }
@@ -105,11 +132,12 @@ public final class LiveIndex<S> {
         test(unindexed, event, s, out);
     }
 
-    private void test(Set<Entry<S>> entries, Event event, long s, List<S> out) {
-        if (entries == null) {
+    private void test(Bucket<S> bucket, Event event, long s, List<S> out) {
+        if (bucket == null) {
             return;
         }
-        for (Entry<S> e : entries) {
+        for (int i = 0, n = bucket.size(); i < n; i++) {
+            Entry<S> e = bucket.get(i);
             if (e.testedSeq == s || e.marks.reportedSeq == s) {
                 continue;
             }
@@ -121,7 +149,7 @@ public final class LiveIndex<S> {
         }
     }
 
-    private void forEachKey(Entry<S> e, boolean add) {
+    private void file(Entry<S> e, boolean add) {
         Filter f = e.filter;
         if (f.ids() != null) {
             for (String id : f.ids()) {
@@ -133,7 +161,7 @@ public final class LiveIndex<S> {
             }
         } else if (!f.tags().isEmpty()) {
             TagCondition t = f.tags().get(0);
-            Map<String, Set<Entry<S>>> m = byTag[t.letter()];
+            Map<String, Bucket<S>> m = byTag[t.letter()];
             if (m == null) {
                 m = new HashMap<>();
                 byTag[t.letter()] = m;
@@ -143,15 +171,18 @@ public final class LiveIndex<S> {
             }
         } else if (f.kinds() != null) {
             for (int k : f.kinds()) {
-                Set<Entry<S>> set = byKind.get(k);
+                Bucket<S> b = byKind.get(k);
                 if (add) {
-                    if (set == null) {
-                        set = new LinkedHashSet<>();
-                        byKind.put(k, set);
+                    if (b == null) {
+                        b = new Bucket<>();
+                        byKind.put(k, b);
                     }
-                    set.add(e);
-                } else if (set != null && set.remove(e) && set.isEmpty()) {
-                    byKind.remove(k);
+                    b.add(e);
+                } else if (b != null) {
+                    b.remove(e);
+                    if (b.size() == 0) {
+                        byKind.remove(k);
+                    }
                 }
             }
         } else if (add) {
@@ -161,13 +192,16 @@ public final class LiveIndex<S> {
         }
     }
 
-    private static <S> void file(Map<String, Set<Entry<S>>> map, String key, Entry<S> e, boolean add) {
+    private static <S> void file(Map<String, Bucket<S>> map, String key, Entry<S> e, boolean add) {
         if (add) {
-            map.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(e);
+            map.computeIfAbsent(key, k -> new Bucket<>()).add(e);
         } else {
-            Set<Entry<S>> set = map.get(key);
-            if (set != null && set.remove(e) && set.isEmpty()) {
-                map.remove(key);
+            Bucket<S> b = map.get(key);
+            if (b != null) {
+                b.remove(e);
+                if (b.size() == 0) {
+                    map.remove(key);
+                }
             }
         }
     }

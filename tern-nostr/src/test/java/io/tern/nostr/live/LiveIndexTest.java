@@ -35,9 +35,11 @@ class LiveIndexTest {
             subscribers.add(filters);
             index.add(s, filters);
         }
-        // remove a few, so removal is exercised too
+        // remove some (removal moves entries within buckets), and re-add one
+        index.remove(0);
+        index.add(0, subscribers.get(0));
         Set<Integer> removed = new HashSet<>();
-        for (int i = 0; i < 5; i++) {
+        for (int i = 5 + r.nextInt(15); i > 0; i--) {
             int s = r.nextInt(subscribers.size());
             index.remove(s);
             removed.add(s);
