@@ -25,7 +25,7 @@ import net.jqwik.api.statistics.Statistics;
  * random batches, and random filters, SQLite gives exactly the reference store's outcomes, query
  * results (same events in the same order) and counts, before and after a purge.
  */
-class SqliteMatchesReferenceProperties {
+class SqliteMatchesReferencePropertyTest {
     private static final long T = 1_700_000_000L;
 
     @Property(tries = 60)
