@@ -16,8 +16,7 @@ class CountTest {
     @Test
     void countsDistinctStoredEventsMatchingAnyFilter() {
         RelayHarness relay = RelayHarness.withDefaults();
-        long c = relay.connect();
-        relay.take(c);
+        long c = relay.client("192.0.2.1");
         long now = relay.clock.epochSeconds();
         for (int i = 0; i < 5; i++) {
             relay.publish(c, alice.sign(now - i, 1, List.of(), "a" + i));
@@ -34,8 +33,7 @@ class CountTest {
     @Test
     void countCanBeSwitchedOff() {
         RelayHarness relay = new RelayHarness(RelayConfig.builder().nip45(false).build());
-        long c = relay.connect();
-        relay.take(c);
+        long c = relay.client("192.0.2.1");
         relay.send(c, "[\"COUNT\",\"n\",{}]");
         assertThat(relay.takeOne(c))
                 .containsExactly("CLOSED", "n", "invalid: COUNT (NIP-45) is not enabled on this relay");
@@ -44,8 +42,7 @@ class CountTest {
     @Test
     void aCountThatTakesTooLongIsClosed() {
         RelayHarness relay = RelayHarness.withDefaults();
-        long c = relay.connect();
-        relay.take(c);
+        long c = relay.client("192.0.2.1");
         relay.autoSettle = false;
         relay.send(c, "[\"COUNT\",\"n\",{}]");
         relay.advanceMillis(10_000);

@@ -7,23 +7,9 @@ import io.tern.nostr.message.Prefix;
 import io.tern.nostr.testing.Keys;
 import io.tern.nostr.testing.RelayHarness;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class EventFlowTest {
-    private final Keys alice = Keys.fromSeed(1);
-    private RelayHarness relay;
-    private long conn;
-    private long now;
-
-    @BeforeEach
-    void setUp() {
-        relay = RelayHarness.withDefaults();
-        conn = relay.connect();
-        assertThat(relay.takeOne(conn).get(0)).isEqualTo("AUTH");
-        now = relay.clock.epochSeconds();
-    }
-
+class EventFlowTest extends ClientFixture {
     private List<Object> ok(Event e) {
         relay.publish(conn, e);
         List<Object> m = relay.takeOne(conn);
@@ -118,10 +104,7 @@ class EventFlowTest {
 
     @Test
     void aStoredEventIsBroadcastOnlyAfterItsCommit() {
-        long listener = relay.connect("192.0.2.9");
-        relay.take(listener);
-        relay.send(listener, "[\"REQ\",\"s\",{\"kinds\":[1],\"limit\":0}]");
-        relay.take(listener);
+        long listener = relay.subscriber("192.0.2.9", "s", "{\"kinds\":[1],\"limit\":0}");
         relay.autoSettle = false;
         Event e = alice.sign(now, 1, List.of(), "hi");
         relay.publish(conn, e);
@@ -141,8 +124,7 @@ class EventFlowTest {
     void tooManyTagsIsInvalid() {
         RelayHarness small =
                 new RelayHarness(RelayConfig.builder().maxEventTags(2).build());
-        long c = small.connect();
-        small.take(c);
+        long c = small.client("192.0.2.1");
         Event e = alice.sign(now, 1, List.of(List.of("t", "a"), List.of("t", "b"), List.of("t", "c")), "");
         small.publish(c, e);
         assertThat(small.takeOne(c)).containsExactly("OK", e.id(), false, "invalid: too many tags (at most 2)");
@@ -166,8 +148,7 @@ class EventFlowTest {
     void anOversizedMessageGetsANotice() {
         RelayHarness small =
                 new RelayHarness(RelayConfig.builder().maxMessageBytes(1024).build());
-        long c = small.connect();
-        small.take(c);
+        long c = small.client("192.0.2.1");
         Event e = alice.sign(now, 1, List.of(), "x".repeat(2000));
         small.publish(c, e);
         assertThat(small.takeOne(c)).containsExactly("NOTICE", "invalid: message too large (at most 1024 bytes)");
@@ -176,10 +157,7 @@ class EventFlowTest {
 
     @Test
     void aWriteStillInFlightWhenItsConnectionClosesIsStoredAndBroadcastWithoutOk() {
-        long listener = relay.connect("192.0.2.9");
-        relay.take(listener);
-        relay.send(listener, "[\"REQ\",\"s\",{\"limit\":0}]");
-        relay.take(listener);
+        long listener = relay.subscriber("192.0.2.9", "s", "{\"limit\":0}");
         relay.autoSettle = false;
         Event e = alice.sign(now, 1, List.of(), "bye");
         relay.publish(conn, e);

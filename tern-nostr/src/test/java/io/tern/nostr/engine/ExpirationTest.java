@@ -3,27 +3,12 @@ package io.tern.nostr.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.event.Event;
-import io.tern.nostr.testing.Keys;
 import io.tern.nostr.testing.RelayHarness;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** NIP-40 through the engine, on the fake clock. */
-class ExpirationTest {
-    private final Keys alice = Keys.fromSeed(1);
-    private RelayHarness relay;
-    private long conn;
-    private long now;
-
-    @BeforeEach
-    void setUp() {
-        relay = RelayHarness.withDefaults();
-        conn = relay.connect();
-        relay.take(conn);
-        now = relay.clock.epochSeconds();
-    }
-
+class ExpirationTest extends ClientFixture {
     private Event expiring(long expiration) {
         return alice.sign(now, 1, List.of(List.of("expiration", Long.toString(expiration))), "brief");
     }
@@ -63,8 +48,7 @@ class ExpirationTest {
     @Test
     void withNip40OffExpirationIsIgnored() {
         RelayHarness off = new RelayHarness(RelayConfig.builder().nip40(false).build());
-        long c = off.connect();
-        off.take(c);
+        long c = off.client("192.0.2.1");
         Event e = expiring(now - 1);
         off.publish(c, e);
         assertThat(off.takeOne(c).get(2)).isEqualTo(true);

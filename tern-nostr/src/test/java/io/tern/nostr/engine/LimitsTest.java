@@ -15,10 +15,8 @@ class LimitsTest {
     @Test
     void tenThousandSubscriptionsOnOneConnection() {
         RelayHarness relay = RelayHarness.withDefaults();
-        long greedy = relay.connect("192.0.2.1");
-        long bystander = relay.connect("192.0.2.2");
-        relay.take(greedy);
-        relay.take(bystander);
+        long greedy = relay.client("192.0.2.1");
+        long bystander = relay.client("192.0.2.2");
         for (int i = 0; i < 10_000; i++) {
             relay.send(greedy, "[\"REQ\",\"s" + i + "\",{\"kinds\":[1],\"limit\":0}]");
         }
@@ -47,10 +45,8 @@ class LimitsTest {
     @Test
     void aFloodOfEventsFromOneAddressIsRateLimited() {
         RelayHarness relay = RelayHarness.withDefaults();
-        long flooder = relay.connect("198.51.100.1");
-        long neighbour = relay.connect("198.51.100.2");
-        relay.take(flooder);
-        relay.take(neighbour);
+        long flooder = relay.client("198.51.100.1");
+        long neighbour = relay.client("198.51.100.2");
         long now = relay.clock.epochSeconds();
         List<Keys> keys = new ArrayList<>();
         for (int k = 0; k < 20; k++) {
@@ -115,8 +111,7 @@ class LimitsTest {
     void reqsAreRateLimitedPerAddress() {
         RelayHarness relay =
                 new RelayHarness(RelayConfig.builder().reqRatePerIp(1, 3).build());
-        long c = relay.connect();
-        relay.take(c);
+        long c = relay.client("192.0.2.1");
         for (int i = 0; i < 3; i++) {
             relay.send(c, "[\"REQ\",\"same\",{\"limit\":0}]");
             assertThat(relay.takeOne(c).get(0)).isEqualTo("EOSE");

@@ -98,8 +98,7 @@ class ReqTest {
     void limitIsPerFilterAndClampedToTheMaximum() {
         RelayHarness small = new RelayHarness(
                 RelayConfig.builder().maxLimit(3).defaultLimit(2).build());
-        long w = small.connect();
-        small.take(w);
+        long w = small.client("192.0.2.1");
         for (int i = 0; i < 5; i++) {
             small.publish(w, alice.sign(now - i, 1, List.of(), "a" + i));
             small.publish(w, bob.sign(now - i, 1, List.of(), "b" + i));

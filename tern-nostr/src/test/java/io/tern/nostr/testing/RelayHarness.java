@@ -61,6 +61,40 @@ public final class RelayHarness {
         return connect("192.0.2.1");
     }
 
+    /** A connection from {@code ip} whose AUTH challenge has been read. */
+    public long client(String ip) {
+        long id = connect(ip);
+        take(id);
+        return id;
+    }
+
+    /** A client with one subscription open, its answers (EOSE, stored events) read. */
+    public long subscriber(String ip, String subscriptionId, String filters) {
+        long id = client(ip);
+        send(id, "[\"REQ\",\"" + subscriptionId + "\"," + filters + "]");
+        take(id);
+        return id;
+    }
+
+    /** Publishes and returns the one answer, the OK. */
+    public List<Object> publishOk(long connection, Event e) {
+        publish(connection, e);
+        return takeOne(connection);
+    }
+
+    /** The ids a REQ with {@code filter} returns from the store, in order (the subscription is closed after). */
+    public List<Object> storedIds(long connection, String filter) {
+        send(connection, "[\"REQ\",\"stored\"," + filter + "]");
+        List<Object> ids = new ArrayList<>();
+        for (List<Object> m : takeParsed(connection)) {
+            if (m.get(0).equals("EVENT")) {
+                ids.add(((Map<?, ?>) m.get(2)).get("id"));
+            }
+        }
+        send(connection, "[\"CLOSE\",\"stored\"]");
+        return ids;
+    }
+
     public Admission open(long id, String ip, String host) {
         Admission a = engine.onOpen(id, ip, host, clock.nowNs());
         drain();
