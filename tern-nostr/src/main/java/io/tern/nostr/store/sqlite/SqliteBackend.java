@@ -41,6 +41,8 @@ public final class SqliteBackend implements StoreBackend {
             SqliteSchema.create(write);
             write.commit();
             try (Statement s = write.createStatement()) {
+                // ANALYZE looks at a bounded sample of each index, so that refreshing stats stays cheap.
+                s.execute("PRAGMA analysis_limit=1000");
                 s.execute("PRAGMA optimize=0x10002");
             }
             SqliteWriter writer = new SqliteWriter(write, deletionEnabled);

@@ -178,7 +178,12 @@ final class SqliteWriter implements AutoCloseable {
         }
     }
 
-    /** Deletes what expired at or before {@code nowSeconds}, in one transaction. */
+    /**
+     * Deletes what expired at or before {@code nowSeconds}, in one transaction, then refreshes the
+     * planner's statistics ({@code PRAGMA optimize}, bounded by {@code analysis_limit}): the
+     * database is empty when first opened, and without statistics SQLite cannot tell a rare tag
+     * from a common kind when it picks an index.
+     */
     int purgeExpired(long nowSeconds) throws SQLException {
         List<Long> doomed = new ArrayList<>();
         try {
@@ -188,11 +193,15 @@ final class SqliteWriter implements AutoCloseable {
                 delete(seq);
             }
             c.commit();
-            return doomed.size();
         } catch (SQLException | RuntimeException ex) {
             c.rollback();
             throw ex;
         }
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute("PRAGMA optimize");
+        }
+        c.commit();
+        return doomed.size();
     }
 
     private void delete(long seq) throws SQLException {
