@@ -1,0 +1,93 @@
+package io.tern.bench.jmh.nostr;
+
+import io.tern.nostr.crypto.SchnorrVerifier;
+import io.tern.nostr.engine.Admission;
+import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.RelayEngine;
+import io.tern.nostr.engine.RelayOutput;
+import io.tern.nostr.event.Event;
+import io.tern.nostr.store.MemoryEventStore;
+import io.tern.nostr.store.MemoryEvents;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The whole engine path of one ephemeral offer to 1,000 subscribers in its room: decode, id
+ * check, rate limits, fan-out and the 1,001 queued outputs, drained as an adapter would. The
+ * signature check is stubbed (it is measured in {@link NostrEventBenchmark}) so that one signed
+ * event can be replayed; the rate limits are off.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+public class NostrBroadcastBenchmark {
+    private RelayEngine engine;
+    private byte[] message;
+    private long nowNs = 1_000_000_000L;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        SchnorrVerifier accept = new SchnorrVerifier() {
+            @Override
+            public boolean verify(byte[] signature, byte[] msg, byte[] publicKey) {
+                return true;
+            }
+
+            @Override
+            public String name() {
+                return "accept-all";
+            }
+        };
+        RelayConfig config = RelayConfig.builder()
+                .eventRatePerIp(0, 1)
+                .eventRatePerPubkey(0, 1)
+                .reqRatePerIp(0, 1)
+                .maxConnectionsPerIp(2000)
+                .build();
+        MemoryEventStore store = new MemoryEventStore(new MemoryEvents(), c -> {});
+        engine = new RelayEngine(config, store, accept, () -> NostrFixtures.NOW, new Random(1), nowNs);
+        String room = "0".repeat(63) + "1";
+        byte[] req = ("[\"REQ\",\"rv\",{\"kinds\":[25050],\"#p\":[\"" + room + "\"],\"limit\":0}]")
+                .getBytes(StandardCharsets.UTF_8);
+        for (int i = 1; i <= 1000; i++) {
+            if (engine.onOpen(i, "10.0.0.1", "localhost", nowNs) != Admission.ACCEPTED) {
+                throw new IllegalStateException("not admitted");
+            }
+            engine.onMessage(i, req, 0, req.length, nowNs);
+        }
+        engine.onOpen(5000, "10.0.0.2", "localhost", nowNs);
+        drain();
+        Event offer = NostrFixtures.offer(room);
+        message = NostrFixtures.eventMessage(offer);
+    }
+
+    private int drain() {
+        int n = 0;
+        RelayOutput o;
+        while ((o = engine.poll()) != null) {
+            n += ((RelayOutput.Send) o).length();
+        }
+        return n;
+    }
+
+    @Benchmark
+    public int offerToThousand() {
+        engine.onMessage(5000, message, 0, message.length, nowNs);
+        return drain();
+    }
+}

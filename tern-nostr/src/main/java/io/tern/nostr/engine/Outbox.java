@@ -1,0 +1,67 @@
+package io.tern.nostr.engine;
+
+import io.tern.nostr.event.SerializedEvent;
+import io.tern.nostr.json.JsonWriter;
+import io.tern.nostr.message.RelayMessages;
+import java.util.ArrayDeque;
+
+/** The engine's output queue and the messages it writes into it; the adapter drains it. */
+final class Outbox {
+    private final ArrayDeque<RelayOutput> queue = new ArrayDeque<>();
+    private final JsonWriter writer = new JsonWriter(1024);
+    private final RelayCounters counters;
+
+    Outbox(RelayCounters counters) {
+        this.counters = counters;
+    }
+
+    RelayOutput poll() {
+        return queue.pollFirst();
+    }
+
+    int size() {
+        return queue.size();
+    }
+
+    JsonWriter writer() {
+        return writer;
+    }
+
+    void ok(Connection c, String eventId, boolean accepted, String message) {
+        send(c, RelayMessages.ok(writer, eventId, accepted, message));
+    }
+
+    void closed(Connection c, String subscriptionId, String message) {
+        send(c, RelayMessages.closed(writer, subscriptionId, message));
+    }
+
+    void eose(Connection c, String subscriptionId) {
+        send(c, RelayMessages.eose(writer, subscriptionId));
+    }
+
+    void notice(Connection c, String message) {
+        RelayCounters.inc(counters.notices);
+        send(c, RelayMessages.notice(writer, message));
+    }
+
+    void count(Connection c, String subscriptionId, long count) {
+        send(c, RelayMessages.count(writer, subscriptionId, count));
+    }
+
+    void authChallenge(Connection c) {
+        send(c, RelayMessages.authChallenge(writer, c.challenge));
+    }
+
+    /** {@code ["EVENT",<subscription id>,<event>]} without copying the event's JSON. */
+    void event(Subscription s, SerializedEvent e) {
+        queue.addLast(new RelayOutput.Send(s.connection.id, s.eventHead, e.json(), RelayMessages.eventTail()));
+    }
+
+    void disconnect(long connectionId, int closeCode, String reason) {
+        queue.addLast(new RelayOutput.Disconnect(connectionId, closeCode, reason));
+    }
+
+    private void send(Connection c, byte[] message) {
+        queue.addLast(new RelayOutput.Send(c.id, message, RelayOutput.Send.NONE, RelayOutput.Send.NONE));
+    }
+}

@@ -1,0 +1,41 @@
+package io.tern.nostr.engine;
+
+import java.nio.charset.StandardCharsets;
+
+/** What the engine asks of the adapter, drained with {@link RelayEngine#poll()} after every input. */
+public sealed interface RelayOutput {
+    long connectionId();
+
+    /**
+     * Send one text message: the bytes of {@code head}, {@code body} and {@code tail} in that
+     * order, UTF-8. For a broadcast event {@code body} is the event's JSON, the same array for
+     * every subscriber, so an adapter can wrap the three without copying; for other messages
+     * {@code body} and {@code tail} are empty. The arrays are shared: never modify them.
+     */
+    record Send(long connectionId, byte[] head, byte[] body, byte[] tail) implements RelayOutput {
+        static final byte[] NONE = new byte[0];
+
+        public int length() {
+            return head.length + body.length + tail.length;
+        }
+
+        /** The message as one new array. */
+        public byte[] toByteArray() {
+            byte[] out = new byte[length()];
+            System.arraycopy(head, 0, out, 0, head.length);
+            System.arraycopy(body, 0, out, head.length, body.length);
+            System.arraycopy(tail, 0, out, head.length + body.length, tail.length);
+            return out;
+        }
+
+        public String text() {
+            return new String(toByteArray(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * Close the connection (WebSocket close {@code closeCode}, then the socket). The engine has
+     * already forgotten it: do not report it with {@link RelayEngine#onClose}.
+     */
+    record Disconnect(long connectionId, int closeCode, String reason) implements RelayOutput {}
+}
