@@ -7,17 +7,21 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.InternetProtocolFamily;
 import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
- * Chooses Netty's native epoll transport when the platform has it (recvmmsg, SO_REUSEPORT) and
- * falls back to NIO, which supports only one relay thread per listening port.
+ * The one transport selection of every adapter (relay, WebSocket, and the HTTP, RTMP and SRT
+ * listeners): Netty's native epoll transport when the platform has it (recvmmsg, SO_REUSEPORT),
+ * else NIO, which supports only one relay thread per listening port.
  */
 public final class NettyTransports {
     private NettyTransports() {}
@@ -37,6 +41,11 @@ public final class NettyTransports {
 
     public static Class<? extends ServerSocketChannel> serverSocketChannel() {
         return epoll() ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    /** For outgoing TCP connections. */
+    public static Class<? extends SocketChannel> socketChannel() {
+        return epoll() ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
     @SuppressWarnings("deprecation")

@@ -2,17 +2,23 @@ package io.tern.netty;
 
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.util.ArrayList;
 
 /**
- * Holds back the flush of everything written on one event loop until the loop has read every
- * socket that was ready in this turn. A UDP socket's queued datagrams then leave in one sendmmsg
- * call instead of one sendto each (a relay writes most of its packets to the same client-facing
- * socket, and the syscall per datagram was the largest single cost on the relay path), and a
- * TCP/TLS connection's messages in one write (one run of TLS records). Used only from the loop's
- * own thread.
+ * The per-event-loop flush: holds back the flush of everything written on one event loop until
+ * the loop has read every socket that was ready in this turn. A UDP socket's queued datagrams then
+ * leave in one sendmmsg call instead of one sendto each (a relay writes most of its packets to the
+ * same client-facing socket, and the syscall per datagram was the largest single cost on the relay
+ * path), a TCP/TLS connection's messages in one write (one run of TLS records), and a WebSocket's
+ * frames of a whole read batch in one write. A channel is flushed early after
+ * {@value #MAX_QUEUED_MESSAGES} messages, or when it is over its write-buffer high water mark.
+ * Used only from the loop's own thread.
  */
-public final class TurnFlush {
+public final class EventLoopFlush {
+    /** The shared flush of each loop, for adapters that do not own their loop (see {@link #of}). */
+    private static final FastThreadLocal<EventLoopFlush> SHARED = new FastThreadLocal<>();
+
     /** A channel with this many unflushed messages is flushed at once, which bounds the delay a long turn adds. */
     static final int MAX_QUEUED_MESSAGES = 64;
 
@@ -21,8 +27,24 @@ public final class TurnFlush {
     private final Runnable flushPending = this::flushPending;
     private boolean flushScheduled;
 
-    public TurnFlush(EventLoop loop) {
+    public EventLoopFlush(EventLoop loop) {
         this.loop = loop;
+    }
+
+    /**
+     * The flush shared by every channel of {@code loop} that asks for it, created on first use.
+     * Call on the loop's own thread.
+     */
+    public static EventLoopFlush of(EventLoop loop) {
+        if (!loop.inEventLoop()) {
+            throw new IllegalStateException("EventLoopFlush.of must be called on the loop's thread");
+        }
+        EventLoopFlush flush = SHARED.get();
+        if (flush == null || flush.loop != loop) {
+            flush = new EventLoopFlush(loop);
+            SHARED.set(flush);
+        }
+        return flush;
     }
 
     /** A channel written through this flush, with its place in the turn's pending list. */
@@ -83,7 +105,8 @@ public final class TurnFlush {
         pending.clear();
     }
 
-    private static void flush(Slot slot) {
+    /** Flushes the channel's queued messages now (before a half-close, say). */
+    public static void flush(Slot slot) {
         slot.queuedMessages = 0;
         slot.channel.flush();
     }
