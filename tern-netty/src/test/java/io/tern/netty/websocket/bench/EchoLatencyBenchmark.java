@@ -1,4 +1,4 @@
-package io.tern.websocket.bench;
+package io.tern.netty.websocket.bench;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,24 +1,21 @@
-package io.tern.websocket.netty;
+package io.tern.netty.websocket;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.socket.SocketChannel;
-import io.tern.websocket.engine.WebSocketConfig;
+import io.tern.netty.NettyTransports;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
-/** A listening WebSocket server; each accepted connection gets its own engine and listener. */
-public final class NettyWebSocketServer implements AutoCloseable {
+/** A {@link WebSocketEndpoint} listening on a port of its own. */
+public final class WebSocketServer implements AutoCloseable {
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
     private final Channel serverChannel;
 
-    private NettyWebSocketServer(EventLoopGroup bossGroup, EventLoopGroup workerGroup, Channel serverChannel) {
+    private WebSocketServer(EventLoopGroup bossGroup, EventLoopGroup workerGroup, Channel serverChannel) {
         this.bossGroup = bossGroup;
         this.workerGroup = workerGroup;
         this.serverChannel = serverChannel;
@@ -30,36 +27,26 @@ public final class NettyWebSocketServer implements AutoCloseable {
      * @param address where to listen; port 0 picks a free port, see {@link #port()}
      * @param workerThreads event-loop threads; 0 lets Netty choose (twice the cores)
      */
-    public static NettyWebSocketServer start(
-            InetSocketAddress address,
-            int workerThreads,
-            WebSocketConfig config,
-            BackpressureConfig backpressure,
-            Supplier<? extends WebSocketListener> listeners)
+    public static WebSocketServer start(InetSocketAddress address, int workerThreads, WebSocketEndpoint endpoint)
             throws InterruptedException {
-        EventLoopGroup boss = Transports.newGroup(1);
-        EventLoopGroup workers = Transports.newGroup(workerThreads);
+        EventLoopGroup boss = NettyTransports.newGroup(1, "tern-ws-accept");
+        EventLoopGroup workers = NettyTransports.newGroup(workerThreads, "tern-ws");
         try {
             Channel channel = new ServerBootstrap()
                     .group(boss, workers)
-                    .channel(Transports.serverChannel())
+                    .channel(NettyTransports.serverSocketChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(
-                            ChannelOption.WRITE_BUFFER_WATER_MARK,
-                            new WriteBufferWaterMark(
-                                    backpressure.lowWaterMarkBytes(), backpressure.highWaterMarkBytes()))
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                    .childHandler(new ChannelInitializer<>() {
                         @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.pipeline()
-                                    .addLast(WebSocketChannelHandler.server(config, backpressure, listeners.get()));
+                        protected void initChannel(Channel ch) {
+                            endpoint.initChannel(ch);
                         }
                     })
                     .bind(address)
                     .sync()
                     .channel();
-            return new NettyWebSocketServer(boss, workers, channel);
+            return new WebSocketServer(boss, workers, channel);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -68,7 +55,7 @@ public final class NettyWebSocketServer implements AutoCloseable {
     }
 
     public int port() {
-        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        return localAddress().getPort();
     }
 
     public InetSocketAddress localAddress() {

@@ -1,4 +1,4 @@
-package io.tern.websocket.bench;
+package io.tern.netty.websocket.bench;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -13,10 +13,10 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.tern.netty.NettyTransports;
+import io.tern.netty.websocket.WebSocketEndpoint;
+import io.tern.netty.websocket.WebSocketServer;
 import io.tern.websocket.engine.WebSocketConfig;
-import io.tern.websocket.netty.BackpressureConfig;
-import io.tern.websocket.netty.NettyWebSocketServer;
-import io.tern.websocket.netty.Transports;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -51,22 +51,23 @@ public final class BenchEchoServers {
     }
 
     private static AutoCloseable tern(InetSocketAddress address) throws InterruptedException {
-        NettyWebSocketServer server = NettyWebSocketServer.start(
+        WebSocketServer server = WebSocketServer.start(
                 address,
                 1,
-                WebSocketConfig.defaults().withLimits(MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES),
-                BackpressureConfig.defaults(),
-                () -> (connection, text, buf, offset, length) -> connection.send(text, buf, offset, length));
+                new WebSocketEndpoint(
+                        WebSocketConfig.defaults().withLimits(MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES),
+                        request ->
+                                (connection, text, buf, offset, length) -> connection.send(text, buf, offset, length)));
         System.out.println("PORT " + server.port());
         return server;
     }
 
     private static AutoCloseable netty(InetSocketAddress address) throws InterruptedException {
-        EventLoopGroup boss = Transports.newGroup(1);
-        EventLoopGroup workers = Transports.newGroup(1);
+        EventLoopGroup boss = NettyTransports.newGroup(1, "bench-netty");
+        EventLoopGroup workers = NettyTransports.newGroup(1, "bench-netty");
         Channel channel = new ServerBootstrap()
                 .group(boss, workers)
-                .channel(Transports.serverChannel())
+                .channel(NettyTransports.serverSocketChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override

@@ -1,19 +1,17 @@
-package io.tern.websocket.echo;
+package io.tern.netty.websocket;
 
 import io.tern.websocket.deflate.CodecPool;
 import io.tern.websocket.deflate.PerMessageDeflateConfig;
+import io.tern.websocket.engine.BackpressureConfig;
 import io.tern.websocket.engine.WebSocketConfig;
-import io.tern.websocket.netty.BackpressureConfig;
-import io.tern.websocket.netty.NettyWebSocketServer;
-import io.tern.websocket.netty.WebSocketConnection;
-import io.tern.websocket.netty.WebSocketListener;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Conformance echo server: every text or binary message comes back unchanged. Limits are large
- * enough for Autobahn's 16 MiB messages (cases 9.x); permessage-deflate is accepted as offered.
+ * Conformance echo server: every text or binary message comes back unchanged, on any path. Limits
+ * are large enough for Autobahn's 16 MiB messages (cases 9.x); permessage-deflate is accepted as
+ * offered.
  */
 public final class WebSocketEchoServer {
     public static final int DEFAULT_PORT = 9001;
@@ -24,22 +22,23 @@ public final class WebSocketEchoServer {
     public static WebSocketConfig echoConfig() {
         return WebSocketConfig.defaults()
                 .withLimits(MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES)
-                .withDeflate(PerMessageDeflateConfig.honourOffers(new CodecPool(6, 64)));
+                .withDeflate(PerMessageDeflateConfig.honourOffers(new CodecPool(6, 64)))
+                // One echoed message of the largest size must fit, plus what the peer pipelines behind it.
+                .withBackpressure(BackpressureConfig.defaults().withMaxQueuedBytes(4L * MAX_MESSAGE_BYTES));
     }
 
-    public static BackpressureConfig echoBackpressure() {
-        // One echoed message of the largest size must fit, plus what the peer pipelines behind it.
-        return BackpressureConfig.defaults().withMaxPendingWriteBytes(4L * MAX_MESSAGE_BYTES);
+    /** An endpoint that echoes on every path. */
+    public static WebSocketEndpoint endpoint(WebSocketConfig config) {
+        return new WebSocketEndpoint(config, request -> new EchoListener());
     }
 
     /** Starts on 127.0.0.1; port 0 picks a free one. */
-    public static NettyWebSocketServer start(int port) throws InterruptedException {
+    public static WebSocketServer start(int port) throws InterruptedException {
         return start(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), echoConfig());
     }
 
-    public static NettyWebSocketServer start(InetSocketAddress address, WebSocketConfig config)
-            throws InterruptedException {
-        return NettyWebSocketServer.start(address, 0, config, echoBackpressure(), EchoListener::new);
+    public static WebSocketServer start(InetSocketAddress address, WebSocketConfig config) throws InterruptedException {
+        return WebSocketServer.start(address, 0, endpoint(config));
     }
 
     /**
@@ -60,7 +59,7 @@ public final class WebSocketEchoServer {
                 }
             }
         }
-        try (NettyWebSocketServer server = start(new InetSocketAddress(host, port), echoConfig())) {
+        try (WebSocketServer server = start(new InetSocketAddress(host, port), echoConfig())) {
             System.out.println("tern ws-echo listening on " + server.localAddress());
             new CountDownLatch(1).await();
         } catch (InterruptedException stopped) {

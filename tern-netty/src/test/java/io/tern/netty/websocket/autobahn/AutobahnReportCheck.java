@@ -1,4 +1,4 @@
-package io.tern.websocket.autobahn;
+package io.tern.netty.websocket.autobahn;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

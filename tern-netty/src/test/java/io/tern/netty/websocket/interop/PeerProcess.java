@@ -1,4 +1,4 @@
-package io.tern.websocket.interop;
+package io.tern.netty.websocket.interop;
 
 import java.io.BufferedReader;
 import java.io.IOException;

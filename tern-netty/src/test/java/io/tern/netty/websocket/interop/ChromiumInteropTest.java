@@ -1,10 +1,10 @@
-package io.tern.websocket.interop;
+package io.tern.netty.websocket.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import io.tern.websocket.echo.WebSocketEchoServer;
-import io.tern.websocket.netty.NettyWebSocketServer;
+import io.tern.netty.websocket.WebSocketEchoServer;
+import io.tern.netty.websocket.WebSocketServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -57,7 +57,7 @@ class ChromiumInteropTest {
         CompletableFuture<String> verdict = new CompletableFuture<>();
         Path profile = Files.createTempDirectory("tern-chromium");
         HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        try (NettyWebSocketServer server = WebSocketEchoServer.start(0)) {
+        try (WebSocketServer server = WebSocketEchoServer.start(0)) {
             byte[] page = PAGE.formatted(server.port()).getBytes(StandardCharsets.UTF_8);
             http.createContext("/page", exchange -> {
                 exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");

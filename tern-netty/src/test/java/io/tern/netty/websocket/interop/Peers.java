@@ -1,4 +1,4 @@
-package io.tern.websocket.interop;
+package io.tern.netty.websocket.interop;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -24,7 +24,7 @@ final class Peers {
         if (available) {
             return;
         }
-        String message = what + " is not installed; see tern-websocket/README.md";
+        String message = what + " is not installed; see tern-websocket/README.md (Interop peers)";
         if ("true".equals(System.getenv("CI"))) {
             fail(message);
         }
@@ -40,7 +40,7 @@ final class Peers {
     static void requireNodeWs() {
         require(
                 exitsZero("node", "--version") && Files.isDirectory(NODE_DIR.resolve("node_modules/ws")),
-                "node with ws (npm ci in tern-websocket/src/test/node)");
+                "node with ws (npm ci in tern-netty/src/test/node)");
     }
 
     static void requireChromium() {

@@ -1,16 +1,15 @@
-package io.tern.websocket.interop;
+package io.tern.netty.websocket.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.netty.websocket.WebSocketClient;
+import io.tern.netty.websocket.WebSocketConnection;
+import io.tern.netty.websocket.WebSocketListener;
 import io.tern.websocket.deflate.CodecPool;
 import io.tern.websocket.deflate.DeflateParameters;
 import io.tern.websocket.deflate.PerMessageDeflateConfig;
 import io.tern.websocket.engine.CloseCodes;
 import io.tern.websocket.engine.WebSocketConfig;
-import io.tern.websocket.netty.BackpressureConfig;
-import io.tern.websocket.netty.NettyWebSocketClient;
-import io.tern.websocket.netty.WebSocketConnection;
-import io.tern.websocket.netty.WebSocketListener;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -43,7 +42,7 @@ final class TernClientExchange {
                 new Object[] {false, large});
         LinkedBlockingQueue<Received> received = new LinkedBlockingQueue<>();
         CompletableFuture<Integer> closed = new CompletableFuture<>();
-        try (NettyWebSocketClient client = new NettyWebSocketClient(1, config, BackpressureConfig.defaults())) {
+        try (WebSocketClient client = new WebSocketClient(1, config)) {
             WebSocketConnection connection = client.connect(uri, new WebSocketListener() {
                         @Override
                         public void onMessage(WebSocketConnection c, boolean text, byte[] buf, int offset, int length) {
@@ -59,14 +58,14 @@ final class TernClientExchange {
             for (Object[] m : messages) {
                 boolean text = (Boolean) m[0];
                 byte[] payload = (byte[]) m[1];
-                connection.channel().eventLoop().execute(() -> connection.send(text, payload, 0, payload.length));
+                connection.eventLoop().execute(() -> connection.send(text, payload, 0, payload.length));
                 Received echo = received.poll(10, TimeUnit.SECONDS);
                 assertThat(echo).as("echo of a %d-byte message", payload.length).isNotNull();
                 assertThat(echo.text()).isEqualTo(text);
                 assertThat(echo.payload()).isEqualTo(payload);
             }
-            DeflateParameters negotiated = connection.engine().deflateParameters();
-            connection.channel().eventLoop().execute(() -> connection.close(CloseCodes.NORMAL, "done"));
+            DeflateParameters negotiated = connection.deflateParameters();
+            connection.eventLoop().execute(() -> connection.close(CloseCodes.NORMAL, "done"));
             assertThat(closed.get(10, TimeUnit.SECONDS)).isEqualTo(CloseCodes.NORMAL);
             return negotiated;
         }

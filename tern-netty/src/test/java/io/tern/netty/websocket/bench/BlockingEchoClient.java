@@ -1,4 +1,4 @@
-package io.tern.websocket.bench;
+package io.tern.netty.websocket.bench;
 
 import io.tern.websocket.frame.FrameHeader;
 import io.tern.websocket.frame.Masking;

@@ -1,43 +1,38 @@
-package io.tern.websocket.interop;
+package io.tern.netty.websocket.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.netty.websocket.WebSocketEchoServer;
+import io.tern.netty.websocket.WebSocketServer;
 import io.tern.websocket.deflate.DeflateParameters;
-import io.tern.websocket.echo.WebSocketEchoServer;
-import io.tern.websocket.netty.NettyWebSocketServer;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Debian's python3-websockets (10.4) as client of Tern's server and as server for Tern's client. */
+/** Node's ws package as client of Tern's server and as server for Tern's client. */
 @Timeout(120)
-class PythonWebsocketsInteropTest {
+class NodeWsInteropTest {
 
     @BeforeEach
     void requirePeer() {
-        Peers.requirePythonWebsockets();
-    }
-
-    private static List<String> command(String... args) {
-        List<String> command = new ArrayList<>(List.of(Peers.PYTHON.toString(), Peers.PYTHON_PEER.toString()));
-        command.addAll(List.of(args));
-        return command;
+        Peers.requireNodeWs();
     }
 
     @ParameterizedTest(name = "compression={0}")
     @ValueSource(booleans = {false, true})
-    void pythonClientAgainstTernServer(boolean compression) throws Exception {
-        try (NettyWebSocketServer server = WebSocketEchoServer.start(0);
+    void nodeClientAgainstTernServer(boolean compression) throws Exception {
+        try (WebSocketServer server = WebSocketEchoServer.start(0);
                 PeerProcess client = new PeerProcess(
-                        Peers.PYTHON_PEER.getParent(),
-                        command(
+                        Peers.NODE_DIR,
+                        List.of(
+                                "node",
+                                "ws_peer.js",
                                 "client",
                                 "ws://127.0.0.1:" + server.port() + "/",
-                                compression ? "--compression" : ""))) {
+                                compression ? "--compression" : "--plain"))) {
             String ok = client.awaitLine("OK", 60_000);
             assertThat(ok).isEqualTo(compression ? "OK permessage-deflate" : "OK none");
             assertThat(client.awaitExit(10_000)).isZero();
@@ -46,9 +41,9 @@ class PythonWebsocketsInteropTest {
 
     @ParameterizedTest(name = "compression={0}")
     @ValueSource(booleans = {false, true})
-    void ternClientAgainstPythonServer(boolean compression) throws Exception {
-        try (PeerProcess server =
-                new PeerProcess(Peers.PYTHON_PEER.getParent(), command("server", compression ? "--compression" : ""))) {
+    void ternClientAgainstNodeServer(boolean compression) throws Exception {
+        try (PeerProcess server = new PeerProcess(
+                Peers.NODE_DIR, List.of("node", "ws_peer.js", "server", compression ? "--compression" : "--plain"))) {
             int port = Integer.parseInt(
                     server.awaitLine("PORT", 30_000).substring(5).trim());
             DeflateParameters negotiated =
