@@ -11,7 +11,6 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.netty.EventLoopFlush;
 import io.tern.websocket.deflate.DeflateParameters;
 import io.tern.websocket.engine.BackpressureConfig;
-import io.tern.websocket.engine.TransmitBuffer;
 import io.tern.websocket.engine.WebSocketConfig;
 import io.tern.websocket.engine.WebSocketEngine;
 import java.net.InetSocketAddress;
@@ -20,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -37,8 +35,6 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class WebSocketConnection {
     private static final AtomicLong IDS = new AtomicLong();
-    /** A frame batch buffer starts at this size; a frame that does not fit starts a new one instead of growing it. */
-    private static final int MIN_BATCH_BYTES = 4096;
 
     private final long id = IDS.incrementAndGet();
     private final WebSocketConfig config;
@@ -199,6 +195,7 @@ public final class WebSocketConnection {
         this.channel = channel;
         this.flush = EventLoopFlush.of(channel.eventLoop());
         this.flushSlot = new EventLoopFlush.Slot(channel);
+        transmit.attach(channel, flush, flushSlot);
         BackpressureConfig limits = config.backpressure();
         channel.config()
                 .setWriteBufferWaterMark(
@@ -303,7 +300,7 @@ public final class WebSocketConnection {
         try {
             do {
                 dispatchEvents();
-                transmit.writeBatch();
+                transmit.writeBatch(closing);
                 reportBacklog();
             } while (engine.hasEvent());
             applyTransportAction();
@@ -413,58 +410,5 @@ public final class WebSocketConnection {
             timer = null;
         }
         timerDeadlineNs = Long.MAX_VALUE;
-    }
-
-    /**
-     * The engine's transmit buffer: frames are claimed in a pooled socket buffer, which goes to the
-     * channel (through the per-turn flush) when an input ends or when the next frame does not fit.
-     */
-    private final class SocketTransmit implements TransmitBuffer {
-        private final UnsafeBuffer claimed = new UnsafeBuffer(0, 0);
-        private ByteBuf batch;
-
-        @Override
-        public MutableDirectBuffer claim(int bytes) {
-            if (batch != null && batch.maxFastWritableBytes() < bytes) {
-                writeBatch();
-            }
-            if (batch == null) {
-                batch = channel.alloc().ioBuffer(Math.max(bytes, MIN_BATCH_BYTES));
-            }
-            batch.ensureWritable(bytes);
-            int index = batch.writerIndex();
-            batch.writerIndex(index + bytes);
-            if (batch.hasMemoryAddress()) {
-                claimed.wrap(batch.memoryAddress() + index, bytes);
-            } else {
-                claimed.wrap(batch.array(), batch.arrayOffset() + index, bytes);
-            }
-            return claimed;
-        }
-
-        int batchBytes() {
-            return batch == null ? 0 : batch.readableBytes();
-        }
-
-        void writeBatch() {
-            if (batch == null) {
-                return;
-            }
-            ByteBuf written = batch;
-            batch = null;
-            claimed.wrap(0, 0);
-            if (closing || !written.isReadable()) {
-                written.release();
-            } else {
-                flush.write(flushSlot, written);
-            }
-        }
-
-        void release() {
-            if (batch != null) {
-                batch.release();
-                batch = null;
-            }
-        }
     }
 }
