@@ -22,14 +22,15 @@ import org.HdrHistogram.Histogram;
  * bytes, text and binary, against Tern, Netty's own WebSocket codec and Jetty 12 (each in its own JVM,
  * measured in interleaved rounds); then a throughput run of many connections with pipelined 1 KiB
  * messages, reported as messages per second and per server CPU-second (read from /proc).
- * Args: [resultsDir] (default bench/results).
+ * Args: [resultsDir] (default bench/results) [--rounds N] (default 5; 1 makes a quick check that
+ * the benchmark runs, not a result).
  */
 public final class EchoLatencyBenchmark {
     private static final int[] PAYLOAD_BYTES = {0, 16, 64, 256, 1024, 4096};
     private static final int ECHOES = 1000;
     private static final int WARMUP_ECHOES = 5000;
     private static final int ROUND_WARMUP_ECHOES = 200;
-    private static final int ROUNDS = 5;
+    private static final int DEFAULT_ROUNDS = 5;
     private static final List<String> SERVERS = List.of("tern", "netty", "jetty");
     private static final int CONNECTIONS = 32;
     private static final int PIPELINE_DEPTH = 16;
@@ -47,6 +48,7 @@ public final class EchoLatencyBenchmark {
 
     public static void main(String[] args) throws Exception {
         Path resultsDir = Path.of(args.length > 0 ? args[0] : "bench/results");
+        int rounds = args.length > 2 && args[1].equals("--rounds") ? Integer.parseInt(args[2]) : DEFAULT_ROUNDS;
         Map<String, Process> processes = new LinkedHashMap<>();
         Map<String, Integer> ports = new LinkedHashMap<>();
         try {
@@ -56,6 +58,9 @@ public final class EchoLatencyBenchmark {
                                         .toString(),
                                 "-Xms512m",
                                 "-Xmx512m",
+                                // Agrona's buffers, under Tern's engine, need jdk.internal.misc (as ./tern passes).
+                                "--add-exports",
+                                "java.base/jdk.internal.misc=ALL-UNNAMED",
                                 "-cp",
                                 System.getProperty("java.class.path"),
                                 BenchEchoServers.class.getName(),
@@ -65,13 +70,13 @@ public final class EchoLatencyBenchmark {
                 processes.put(server, process);
                 ports.put(server, awaitPort(server, process));
             }
-            List<LatencyRow> latency = measureLatency(ports);
+            List<LatencyRow> latency = measureLatency(ports, rounds);
             List<ThroughputRow> throughput = new ArrayList<>();
             for (String server : SERVERS) {
                 throughput.add(measureThroughput(
                         ports.get(server), processes.get(server).pid(), server));
             }
-            write(resultsDir, latency, throughput);
+            write(resultsDir, rounds, latency, throughput);
         } finally {
             for (Process process : processes.values()) {
                 process.getOutputStream().close();
@@ -100,9 +105,9 @@ public final class EchoLatencyBenchmark {
      * Rounds interleave the servers case by case, rotating their order, so load from elsewhere on the
      * host spreads over all three instead of landing on whichever ran at the wrong moment.
      */
-    private static List<LatencyRow> measureLatency(Map<String, Integer> ports) throws IOException {
+    private static List<LatencyRow> measureLatency(Map<String, Integer> ports, int rounds) throws IOException {
         Map<String, Histogram> histograms = new LinkedHashMap<>();
-        for (int round = 0; round < ROUNDS; round++) {
+        for (int round = 0; round < rounds; round++) {
             for (boolean text : new boolean[] {true, false}) {
                 for (int i = 0; i < PAYLOAD_BYTES.length; i++) {
                     byte[] message = new byte[PAYLOAD_BYTES[i]];
@@ -211,7 +216,8 @@ public final class EchoLatencyBenchmark {
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
-    private static void write(Path dir, List<LatencyRow> latency, List<ThroughputRow> throughput) throws IOException {
+    private static void write(Path dir, int rounds, List<LatencyRow> latency, List<ThroughputRow> throughput)
+            throws IOException {
         Files.createDirectories(dir);
         String stamp = Instant.now().toString().replace(":", "").substring(0, 15);
         StringBuilder md = new StringBuilder("# Echo benchmark ")
@@ -226,7 +232,7 @@ public final class EchoLatencyBenchmark {
                 .append(", client and server on loopback, load average ")
                 .append(loadAverage())
                 .append(". Round trip in microseconds over ")
-                .append(ROUNDS)
+                .append(rounds)
                 .append(" rounds of ")
                 .append(ECHOES)
                 .append(" sequential echoes per case and server ")
