@@ -8,10 +8,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
+import io.tern.netty.EventLoopFlush;
+import io.tern.netty.EventLoopFlush.Slot;
 import io.tern.netty.HeadroomRecvByteBufAllocator;
 import io.tern.netty.NettyTransports;
-import io.tern.netty.TurnFlush;
-import io.tern.netty.TurnFlush.Slot;
 import io.tern.netty.stream.ConnectionLimiter;
 import io.tern.netty.stream.StreamConnections;
 import io.tern.netty.stream.StreamCounters;
@@ -54,7 +54,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     private final EventLoop loop;
     private final TurnEngine engine;
     private final StreamConnections streams;
-    private final TurnFlush flush;
+    private final EventLoopFlush flush;
     private final Int2ObjectHashMap<Slot> listeners = new Int2ObjectHashMap<>();
     private final List<Channel> streamListeners = new ArrayList<>();
     private final Int2ObjectHashMap<Slot> relays = new Int2ObjectHashMap<>();
@@ -68,7 +68,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
 
     RelayShard(EventLoop loop, TransportSettings settings, ConnectionLimiter limiter, StreamCounters streamCounters) {
         this.loop = loop;
-        this.flush = new TurnFlush(loop);
+        this.flush = new EventLoopFlush(loop);
         this.engine = new TurnEngine(settings.engineConfig(), settings.shared(), this, this, System.nanoTime());
         this.streams =
                 new StreamConnections(flush, this, engine.counters(), settings.streams(), limiter, streamCounters);

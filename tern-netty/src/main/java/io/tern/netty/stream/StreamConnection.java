@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.tern.netty.TurnFlush;
+import io.tern.netty.EventLoopFlush;
 import io.tern.stun.address.TransportAddress;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -31,7 +31,7 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
     private long partialSinceNs;
     private long lastReadNs;
     private boolean closing;
-    private final TurnFlush.Slot flushSlot;
+    private final EventLoopFlush.Slot flushSlot;
 
     StreamConnection(
             StreamConnections owner,
@@ -44,7 +44,7 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
         this.owner = owner;
         this.host = host;
         this.channel = channel;
-        this.flushSlot = new TurnFlush.Slot(channel);
+        this.flushSlot = new EventLoopFlush.Slot(channel);
         this.listenerId = listenerId;
         this.connectionId = connectionId;
         this.client = client;
@@ -55,7 +55,7 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
         return channel;
     }
 
-    TurnFlush.Slot flushSlot() {
+    EventLoopFlush.Slot flushSlot() {
         return flushSlot;
     }
 

@@ -7,7 +7,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
-import io.tern.netty.TurnFlush;
+import io.tern.netty.EventLoopFlush;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.channel.ChannelDataFlyweight;
 import io.tern.turn.engine.DropReason;
@@ -31,7 +31,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class StreamConnections {
     private static final long MAX_SWEEP_PERIOD_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final TurnFlush flush;
+    private final EventLoopFlush flush;
     private final StreamHost host;
     private final TurnCounters engineCounters;
     private final StreamSettings settings;
@@ -45,7 +45,7 @@ public final class StreamConnections {
     private long nextConnectionId = 1;
 
     public StreamConnections(
-            TurnFlush flush,
+            EventLoopFlush flush,
             StreamHost host,
             TurnCounters engineCounters,
             StreamSettings settings,

@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.tern.netty.TurnFlush;
+import io.tern.netty.EventLoopFlush;
 import io.tern.turn.engine.TurnCounters;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
@@ -23,7 +23,7 @@ class StreamConnectionTest {
     private final StreamCounters counters = new StreamCounters();
     private final EmbeddedChannel channel = new EmbeddedChannel();
     private final StreamConnections connections = new StreamConnections(
-            new TurnFlush(channel.eventLoop()),
+            new EventLoopFlush(channel.eventLoop()),
             host,
             new TurnCounters(),
             SETTINGS,

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.tern.netty.TurnFlush;
+import io.tern.netty.EventLoopFlush;
 import io.tern.turn.engine.TurnCounters;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -56,7 +56,7 @@ class StreamFramingPropertiesTest {
         StreamBytes.RecordingHost host = new StreamBytes.RecordingHost();
         EmbeddedChannel channel = new EmbeddedChannel();
         StreamConnections connections = new StreamConnections(
-                new TurnFlush(channel.eventLoop()),
+                new EventLoopFlush(channel.eventLoop()),
                 host,
                 new TurnCounters(),
                 StreamSettings.defaults(),
