@@ -2,7 +2,7 @@ package io.tern.netty.rtmp;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.tern.media.codec.CodecConfig;
-import io.tern.netty.TurnFlush;
+import io.tern.netty.EventLoopFlush;
 import io.tern.rtmp.CloseReason;
 import io.tern.rtmp.session.RtmpEvent;
 import io.tern.rtmp.session.RtmpEvent.Closed;
@@ -44,7 +44,8 @@ final class RtmpServerConnection extends SessionHandler<RtmpServerSession> imple
     private boolean closedByApplication;
     private int noticesLogged;
 
-    RtmpServerConnection(long connectionId, RtmpListenerSettings settings, RtmpIngestHandler handler, TurnFlush flush) {
+    RtmpServerConnection(
+            long connectionId, RtmpListenerSettings settings, RtmpIngestHandler handler, EventLoopFlush flush) {
         super(flush);
         this.connectionId = connectionId;
         this.settings = settings;
