@@ -18,7 +18,7 @@ import java.util.Optional;
  * beside them: the authentication mode, the static users' keys and a generated secret.
  *
  * <p>Addresses: an empty {@code listeningIps} or {@code relayIps} means "none given", and the
- * server picks them from the host.
+ * server picks them from the host ({@link AddressPlan}).
  *
  * <p>Authentication: {@link #authMode()} is never ambiguous. In {@link AuthMode#REST_SECRET}
  * mode {@link #restApiSecrets()} is non-empty; if no static secret was given it holds the
