@@ -57,7 +57,9 @@ public final class CoturnOptions {
             .help("TURN listener port for TLS (and DTLS). Needs --cert and --pkey.")
             .note(c -> "TLS listener " + (c.tlsEnabled() ? "on" : "off") + ", DTLS listener "
                     + (c.dtlsEnabled() ? "on" : "off")
-                    + (c.cert().isEmpty() && !(c.noTls() && c.noDtls()) ? " (no cert/pkey given)" : "")));
+                    + (c.cert().isEmpty() && !(c.noTls() && c.noDtls()) ? " (no cert/pkey given)" : ""))
+            // Without cert, only the default can have been given, and read back it would need no-tls.
+            .printedIf(c -> c.cert().isPresent() || c.noTls()));
 
     public static final OptionDef<List<InetAddress>> LISTENING_IP = add(supported("listening-ip")
             .shortFlag("-L")

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * One row of the option table ({@link CoturnOptions}): everything Tern knows about one option.
@@ -60,6 +61,7 @@ public final class OptionDef<V> {
     private final boolean keepsOwnValue;
     private final Function<TurnServerConfig, String> note;
     private final Printer printer;
+    private final Predicate<TurnServerConfig> printedIf;
 
     private OptionDef(final Builder<V> b) {
         this.name = Objects.requireNonNull(b.name, "name");
@@ -76,6 +78,7 @@ public final class OptionDef<V> {
         this.keepsOwnValue = b.keepsOwnValue;
         this.note = b.note;
         this.printer = b.printer;
+        this.printedIf = b.printedIf;
         if (status == Status.SUPPORTED && defaultValue == null) {
             throw new IllegalStateException("supported option without a default: " + name);
         }
@@ -133,10 +136,6 @@ public final class OptionDef<V> {
         return ternExtension;
     }
 
-    public OptionType<V> type() {
-        return type;
-    }
-
     public Arity arity() {
         return type.arity();
     }
@@ -165,12 +164,14 @@ public final class OptionDef<V> {
         return help;
     }
 
+    /** What the option does, marked when it is Tern's own. */
+    public String description() {
+        return ternExtension ? "Tern extension: " + lowerFirstWord(help) : help;
+    }
+
     /** The help text as {@code --help} shows it: what it does, then its default. */
     public String helpWithDefault() {
-        if (status != Status.SUPPORTED) {
-            return help;
-        }
-        return (ternExtension ? "Tern extension: " + lowerFirstWord(help) : help) + " Default: " + defaultText + ".";
+        return status == Status.SUPPORTED ? description() + " Default: " + defaultText + "." : help;
     }
 
     /** "A TCP connection" becomes "a TCP connection"; "TCP and TLS" and "ChannelBind" stay. */
@@ -209,7 +210,7 @@ public final class OptionDef<V> {
             lines.addAll(printer.lines(config, showSecrets));
             return lines;
         }
-        if (!keepsOwnValue) {
+        if (!keepsOwnValue || !printedIf.test(config)) {
             return lines;
         }
         final V value = config.options().get(this);
@@ -243,6 +244,7 @@ public final class OptionDef<V> {
         private boolean keepsOwnValue = true;
         private Function<TurnServerConfig, String> note;
         private Printer printer;
+        private Predicate<TurnServerConfig> printedIf = config -> true;
 
         private Builder(final String name, final Status status) {
             this.name = name;
@@ -320,6 +322,12 @@ public final class OptionDef<V> {
         /** What {@code --print-config} writes instead of the value: for secrets and for rows that only feed others. */
         Builder<V> printer(final Printer lines) {
             this.printer = lines;
+            return this;
+        }
+
+        /** Leaves the value out of {@code --print-config} unless {@code condition} holds, when reading it back would fail. */
+        Builder<V> printedIf(final Predicate<TurnServerConfig> condition) {
+            this.printedIf = condition;
             return this;
         }
 

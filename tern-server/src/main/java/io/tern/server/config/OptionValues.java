@@ -13,11 +13,6 @@ public final class OptionValues {
         this.values = Map.copyOf(values);
     }
 
-    /** Every supported row at its default. */
-    public static OptionValues defaults() {
-        return builder().build();
-    }
-
     static Builder builder() {
         return new Builder();
     }
