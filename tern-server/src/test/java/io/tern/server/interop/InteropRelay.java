@@ -28,7 +28,7 @@ public final class InteropRelay implements AutoCloseable {
     public static InteropRelay start(String... options) throws Exception {
         List<OptionValue> values = new ArrayList<>();
         for (int i = 0; i < options.length; i += 2) {
-            OptionDef option = CoturnOptions.find(options[i]);
+            OptionDef<?> option = CoturnOptions.find(options[i]);
             if (option == null) {
                 throw new IllegalArgumentException("unknown option " + options[i]);
             }

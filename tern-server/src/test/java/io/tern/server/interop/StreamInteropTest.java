@@ -128,7 +128,7 @@ class StreamInteropTest {
         }
         List<OptionValue> values = new ArrayList<>();
         for (int i = 0; i < options.size(); i += 2) {
-            OptionDef option = CoturnOptions.find(options.get(i));
+            OptionDef<?> option = CoturnOptions.find(options.get(i));
             assertThat(option).as(options.get(i)).isNotNull();
             values.add(new OptionValue(option, options.get(i + 1), ConfigSource.commandLine()));
         }

@@ -78,7 +78,7 @@ public final class RelayFixture implements AutoCloseable {
         options.addAll(Arrays.asList(extra));
         List<OptionValue> values = new ArrayList<>();
         for (int i = 0; i < options.size(); i += 2) {
-            OptionDef option = CoturnOptions.find(options.get(i));
+            OptionDef<?> option = CoturnOptions.find(options.get(i));
             if (option == null) {
                 throw new IllegalArgumentException("unknown option " + options.get(i));
             }
