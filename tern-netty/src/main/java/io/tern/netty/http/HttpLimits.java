@@ -58,72 +58,100 @@ public record HttpLimits(
         positive("tlsHandshakeTimeoutMs", tlsHandshakeTimeoutMs);
     }
 
-    public HttpLimits withConnections(int total, int perIp) {
-        return new HttpLimits(
-                total,
-                perIp,
-                maxHeldRequests,
-                maxHeldRequestsPerIp,
-                maxUriBytes,
-                maxHeaderBytes,
-                maxBodyBytes,
-                maxStreamsPerConnection,
-                maxPipelinedRequests,
-                idleTimeoutMs,
-                requestTimeoutMs,
-                slowReaderTimeoutMs,
-                tlsHandshakeTimeoutMs);
+    /** A builder starting from these limits. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public HttpLimits withHeldRequests(int total, int perIp) {
-        return new HttpLimits(
-                maxConnections,
-                maxConnectionsPerIp,
-                total,
-                perIp,
-                maxUriBytes,
-                maxHeaderBytes,
-                maxBodyBytes,
-                maxStreamsPerConnection,
-                maxPipelinedRequests,
-                idleTimeoutMs,
-                requestTimeoutMs,
-                slowReaderTimeoutMs,
-                tlsHandshakeTimeoutMs);
-    }
+    /** Changes some limits and keeps the rest; {@link #build()} checks them all. */
+    public static final class Builder {
+        private int maxConnections;
+        private int maxConnectionsPerIp;
+        private int maxHeldRequests;
+        private int maxHeldRequestsPerIp;
+        private int maxUriBytes;
+        private int maxHeaderBytes;
+        private int maxBodyBytes;
+        private int maxStreamsPerConnection;
+        private int maxPipelinedRequests;
+        private long idleTimeoutMs;
+        private long requestTimeoutMs;
+        private long slowReaderTimeoutMs;
+        private long tlsHandshakeTimeoutMs;
 
-    public HttpLimits withRequestSizes(int uriBytes, int headerBytes, int bodyBytes) {
-        return new HttpLimits(
-                maxConnections,
-                maxConnectionsPerIp,
-                maxHeldRequests,
-                maxHeldRequestsPerIp,
-                uriBytes,
-                headerBytes,
-                bodyBytes,
-                maxStreamsPerConnection,
-                maxPipelinedRequests,
-                idleTimeoutMs,
-                requestTimeoutMs,
-                slowReaderTimeoutMs,
-                tlsHandshakeTimeoutMs);
-    }
+        private Builder(HttpLimits from) {
+            maxConnections = from.maxConnections;
+            maxConnectionsPerIp = from.maxConnectionsPerIp;
+            maxHeldRequests = from.maxHeldRequests;
+            maxHeldRequestsPerIp = from.maxHeldRequestsPerIp;
+            maxUriBytes = from.maxUriBytes;
+            maxHeaderBytes = from.maxHeaderBytes;
+            maxBodyBytes = from.maxBodyBytes;
+            maxStreamsPerConnection = from.maxStreamsPerConnection;
+            maxPipelinedRequests = from.maxPipelinedRequests;
+            idleTimeoutMs = from.idleTimeoutMs;
+            requestTimeoutMs = from.requestTimeoutMs;
+            slowReaderTimeoutMs = from.slowReaderTimeoutMs;
+            tlsHandshakeTimeoutMs = from.tlsHandshakeTimeoutMs;
+        }
 
-    public HttpLimits withTimeouts(long idleMs, long requestMs, long slowReaderMs) {
-        return new HttpLimits(
-                maxConnections,
-                maxConnectionsPerIp,
-                maxHeldRequests,
-                maxHeldRequestsPerIp,
-                maxUriBytes,
-                maxHeaderBytes,
-                maxBodyBytes,
-                maxStreamsPerConnection,
-                maxPipelinedRequests,
-                idleMs,
-                requestMs,
-                slowReaderMs,
-                tlsHandshakeTimeoutMs);
+        public Builder connections(int total, int perIp) {
+            maxConnections = total;
+            maxConnectionsPerIp = perIp;
+            return this;
+        }
+
+        public Builder heldRequests(int total, int perIp) {
+            maxHeldRequests = total;
+            maxHeldRequestsPerIp = perIp;
+            return this;
+        }
+
+        public Builder requestSizes(int uriBytes, int headerBytes, int bodyBytes) {
+            maxUriBytes = uriBytes;
+            maxHeaderBytes = headerBytes;
+            maxBodyBytes = bodyBytes;
+            return this;
+        }
+
+        public Builder streamsPerConnection(int streams) {
+            maxStreamsPerConnection = streams;
+            return this;
+        }
+
+        public Builder pipelinedRequests(int requests) {
+            maxPipelinedRequests = requests;
+            return this;
+        }
+
+        public Builder timeouts(long idleMs, long requestMs, long slowReaderMs) {
+            idleTimeoutMs = idleMs;
+            requestTimeoutMs = requestMs;
+            slowReaderTimeoutMs = slowReaderMs;
+            return this;
+        }
+
+        public Builder tlsHandshakeTimeoutMs(long ms) {
+            tlsHandshakeTimeoutMs = ms;
+            return this;
+        }
+
+        public HttpLimits build() {
+            return new HttpLimits(
+                    maxConnections,
+                    maxConnectionsPerIp,
+                    maxHeldRequests,
+                    maxHeldRequestsPerIp,
+                    maxUriBytes,
+                    maxHeaderBytes,
+                    maxBodyBytes,
+                    maxStreamsPerConnection,
+                    maxPipelinedRequests,
+                    idleTimeoutMs,
+                    requestTimeoutMs,
+                    slowReaderTimeoutMs,
+                    tlsHandshakeTimeoutMs);
+        }
     }
 
     private static void positive(String name, long value) {

@@ -363,7 +363,7 @@ class HttpExchangeTest {
 
     @Test
     void heldLimitsAnswer429PerClientAnd503InTotal() {
-        start(HttpLimits.DEFAULTS.withHeldRequests(3, 2));
+        start(HttpLimits.DEFAULTS.toBuilder().heldRequests(3, 2).build());
         http.get("/hold");
         http.get("/hold"); // pipelined behind the first, so held only once the first is answered
         assertThat(held).hasSize(1);
@@ -391,7 +391,7 @@ class HttpExchangeTest {
 
     @Test
     void heldTotalLimitAnswers503() {
-        start(HttpLimits.DEFAULTS.withHeldRequests(1, 5));
+        start(HttpLimits.DEFAULTS.toBuilder().heldRequests(1, 5).build());
         http.get("/hold");
         try (EmbeddedHttp second = new EmbeddedHttp(http.service)) {
             second.get("/hold");
@@ -423,7 +423,7 @@ class HttpExchangeTest {
 
     @Test
     void tooManyPipelinedRequestsCloseTheConnection() {
-        start(new HttpLimits(10, 10, 10, 10, 8192, 16384, 1024, 10, 2, 60_000, 10_000, 30_000, 10_000));
+        start(HttpLimits.DEFAULTS.toBuilder().pipelinedRequests(2).build());
         http.send("GET /hold HTTP/1.1\r\nHost: t\r\n\r\n" + "GET /echo/x HTTP/1.1\r\nHost: t\r\n\r\n".repeat(3));
         assertThat(http.server.isActive()).isFalse();
         assertThat(http.service.counters().count(HttpCounters.Event.CLOSED_PIPELINE_LIMIT))
@@ -433,7 +433,8 @@ class HttpExchangeTest {
 
     @Test
     void oversizedRequestsGet414And431AndTheConnectionCloses() {
-        start(HttpLimits.DEFAULTS.withRequestSizes(100, 512, 1024)).get("/echo/" + "x".repeat(200));
+        start(HttpLimits.DEFAULTS.toBuilder().requestSizes(100, 512, 1024).build())
+                .get("/echo/" + "x".repeat(200));
         FullHttpResponse longUri = http.response();
         assertThat(longUri.status()).isEqualTo(HttpResponseStatus.REQUEST_URI_TOO_LONG);
         longUri.release();
@@ -489,7 +490,8 @@ class HttpExchangeTest {
 
     @Test
     void anIdleConnectionClosesButNotWhileARequestIsHeld() {
-        start(HttpLimits.DEFAULTS.withTimeouts(1000, 10_000, 30_000)).get("/hold");
+        start(HttpLimits.DEFAULTS.toBuilder().timeouts(1000, 10_000, 30_000).build())
+                .get("/hold");
         http.advance(1500, TimeUnit.MILLISECONDS);
         assertThat(http.server.isActive()).isTrue();
         held.get(0).respond(HttpResponseStatus.NO_CONTENT);
@@ -504,7 +506,8 @@ class HttpExchangeTest {
 
     @Test
     void connectionLimitsCloseNewConnections() {
-        HttpService service = new HttpService(routes(), HttpLimits.DEFAULTS.withConnections(2, 2));
+        HttpService service = new HttpService(
+                routes(), HttpLimits.DEFAULTS.toBuilder().connections(2, 2).build());
         try (EmbeddedHttp a = new EmbeddedHttp(service);
                 EmbeddedHttp b = new EmbeddedHttp(service);
                 EmbeddedHttp c = new EmbeddedHttp(service)) {
@@ -516,6 +519,17 @@ class HttpExchangeTest {
         assertThat(service.counters().connectionsOpen()).isZero();
         assertThat(service.counters().count(HttpCounters.Event.CONNECTION_REJECTED_TOTAL))
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aLimitOutOfRangeNamesItself() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> HttpLimits.DEFAULTS.toBuilder().connections(0, 5).build())
+                .hasMessage("maxConnections must be at least 1, got 0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> HttpLimits.DEFAULTS.toBuilder()
+                        .requestSizes(10, 1024, 0)
+                        .build())
+                .hasMessage("maxUriBytes must be at least 64, got 10");
     }
 
     @Test

@@ -39,7 +39,7 @@ public final class ChromiumPage {
     public static Map<String, Object> open(String url, String result, boolean insecure, long timeoutMs)
             throws IOException, InterruptedException {
         require();
-        String options = "{\"url\":" + quote(url) + ",\"result\":" + (result == null ? "null" : quote(result))
+        String options = "{\"url\":" + Json.quote(url) + ",\"result\":" + (result == null ? "null" : Json.quote(result))
                 + ",\"timeoutMs\":" + timeoutMs + ",\"ignoreCertificateErrors\":" + insecure + "}";
         Path home = Files.createTempDirectory("tern-chromium-home");
         Path stdout = home.resolve("stdout.txt");
@@ -74,9 +74,5 @@ public final class ChromiumPage {
             node.destroyForcibly();
             Harness.deleteTree(home);
         }
-    }
-
-    static String quote(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

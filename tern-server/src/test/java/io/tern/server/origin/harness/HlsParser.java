@@ -50,7 +50,7 @@ public final class HlsParser implements AutoCloseable {
     @SuppressWarnings("unchecked")
     public Result parse(String playlist) throws IOException, InterruptedException {
         int id = ++nextId;
-        in.write("{\"id\":" + id + ",\"text\":" + quote(playlist) + "}\n");
+        in.write("{\"id\":" + id + ",\"text\":" + Json.quote(playlist) + "}\n");
         in.flush();
         String line = readLine(10_000);
         Map<String, Object> answer = (Map<String, Object>) Json.parse(line);
@@ -80,29 +80,6 @@ public final class HlsParser implements AutoCloseable {
             fail("hls-parser did not answer within " + timeoutMs + " ms: " + e);
             return null;
         }
-    }
-
-    /** A JSON string literal. */
-    static String quote(String s) {
-        StringBuilder q = new StringBuilder(s.length() + 16).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> q.append("\\\"");
-                case '\\' -> q.append("\\\\");
-                case '\n' -> q.append("\\n");
-                case '\r' -> q.append("\\r");
-                case '\t' -> q.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        q.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        q.append(c);
-                    }
-                }
-            }
-        }
-        return q.append('"').toString();
     }
 
     @Override

@@ -44,6 +44,29 @@ public final class Json {
         return node;
     }
 
+    /** A JSON string literal of {@code s} (RFC 8259 section 7). */
+    public static String quote(String s) {
+        StringBuilder q = new StringBuilder(s.length() + 16).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> q.append("\\\"");
+                case '\\' -> q.append("\\\\");
+                case '\n' -> q.append("\\n");
+                case '\r' -> q.append("\\r");
+                case '\t' -> q.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        q.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        q.append(c);
+                    }
+                }
+            }
+        }
+        return q.append('"').toString();
+    }
+
     @SuppressWarnings("unchecked")
     public static List<Object> list(Object root, Object... path) {
         Object node = at(root, path);
