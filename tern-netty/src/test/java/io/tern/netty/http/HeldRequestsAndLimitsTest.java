@@ -3,6 +3,7 @@ package io.tern.netty.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.tern.netty.TestTls;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -92,7 +93,7 @@ class HeldRequestsAndLimitsTest {
         start(HttpLimits.DEFAULTS);
         try (HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_2)
-                .sslContext(TestOrigin.trustAll())
+                .sslContext(TestTls.trustAll())
                 .build()) {
             HttpResponse<String> warm = client.send(
                     HttpRequest.newBuilder(URI.create(origin.https("/hello"))).build(),
@@ -119,7 +120,7 @@ class HeldRequestsAndLimitsTest {
         start(HttpLimits.DEFAULTS.toBuilder().heldRequests(100, 2).build());
         try (HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_2)
-                .sslContext(TestOrigin.trustAll())
+                .sslContext(TestTls.trustAll())
                 .build()) {
             List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
             for (int i = 0; i < 2; i++) {

@@ -3,6 +3,7 @@ package io.tern.netty.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.Unpooled;
+import io.tern.netty.TestTls;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -140,7 +141,7 @@ class RealClientsTest {
     void javaHttpClientSends100ParallelRequestsOnOneH2Connection() throws Exception {
         HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_2)
-                .sslContext(TestOrigin.trustAll())
+                .sslContext(TestTls.trustAll())
                 .build();
         // A first request opens the connection; the rest share it.
         HttpResponse<byte[]> first = client.send(

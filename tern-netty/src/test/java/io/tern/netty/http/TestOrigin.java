@@ -1,25 +1,19 @@
 package io.tern.netty.http;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.pkitesting.CertificateBuilder;
-import io.netty.pkitesting.X509Bundle;
+import io.tern.netty.TestTls;
 import io.tern.netty.stream.TlsContextSource;
-import io.tern.netty.stream.TlsSettings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * An {@link HttpServer} on loopback with a plain and a TLS listener (a throwaway self-signed
@@ -44,7 +38,7 @@ final class TestOrigin implements AutoCloseable {
         new SecureRandom().nextBytes(bytes);
         part = SharedBody.of(bytes, "video/mp4");
         dir = Files.createTempDirectory("tern-http-test");
-        tls = HttpTls.load(certificate(dir));
+        tls = HttpTls.load(TestTls.selfSigned(dir, "CN=localhost", 0));
         HttpRoutes routes = HttpRoutes.builder()
                 .get(
                         "/hello",
@@ -112,45 +106,5 @@ final class TestOrigin implements AutoCloseable {
             }
         }
         Files.delete(dir);
-    }
-
-    private static TlsSettings certificate(Path dir) throws Exception {
-        X509Bundle bundle = new CertificateBuilder()
-                .subject("CN=localhost")
-                .ecp256()
-                .setIsCertificateAuthority(true)
-                .setKeyUsage(
-                        true, CertificateBuilder.KeyUsage.digitalSignature, CertificateBuilder.KeyUsage.keyCertSign)
-                .addSanDnsName("localhost")
-                .addSanIpAddress("127.0.0.1")
-                .buildSelfSigned();
-        Path cert = dir.resolve("cert.pem");
-        Path key = dir.resolve("key.pem");
-        Files.writeString(cert, bundle.getCertificatePEM());
-        Files.writeString(key, bundle.getPrivateKeyPEM());
-        return new TlsSettings(cert, key, null, false, 0);
-    }
-
-    /** For java.net.http clients: the test certificate is self-signed. */
-    static SSLContext trustAll() throws Exception {
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(
-                null,
-                new TrustManager[] {
-                    new X509TrustManager() {
-                        @Override
-                        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-                        @Override
-                        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-                        @Override
-                        public X509Certificate[] getAcceptedIssuers() {
-                            return new X509Certificate[0];
-                        }
-                    }
-                },
-                new SecureRandom());
-        return context;
     }
 }
