@@ -363,8 +363,7 @@ public final class HttpExchange {
         service.counters().bodyBytes(content.readableBytes());
         DefaultFullHttpResponse response =
                 new DefaultFullHttpResponse(version(), status, content, headers, EmptyHttpHeaders.INSTANCE);
-        ChannelFuture written = owner.channel().writeAndFlush(response);
-        finish(close, written);
+        finish(close, response);
     }
 
     BodyStream startStream(HttpReply reply) {
@@ -478,13 +477,21 @@ public final class HttpExchange {
         throw new IllegalStateException("this exchange (" + uri() + ") was already answered");
     }
 
-    private void finish(boolean close, ChannelFuture written) {
+    /**
+     * The answer is complete: the exchange is done and its held slot free before the last bytes are
+     * written (a client that has them sees the counters settled), then the connection moves on.
+     *
+     * @param lastMessage what ends the answer on the wire, or null when nothing is left to write
+     */
+    private void finish(boolean close, Object lastMessage) {
         if (state == State.HELD) {
             service.counters().add(HttpCounters.Event.HELD_RELEASED);
         }
         state = State.DONE;
         cancelTimeout();
         releaseHeldSlot();
+        Channel channel = owner.channel();
+        ChannelFuture written = lastMessage == null ? channel.newSucceededFuture() : channel.writeAndFlush(lastMessage);
         request.release();
         if (close) {
             written.addListener(ChannelFutureListener.CLOSE);
@@ -589,7 +596,7 @@ public final class HttpExchange {
                 return;
             }
             over = true;
-            finish(close, owner.channel().writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
+            finish(close, LastHttpContent.EMPTY_LAST_CONTENT);
         }
 
         @Override
@@ -606,7 +613,7 @@ public final class HttpExchange {
             // Closing an HTTP/2 stream channel resets the stream; on HTTP/1.1 only closing the
             // connection tells the client the body is cut.
             Channel channel = owner.channel();
-            finish(false, channel.newSucceededFuture());
+            finish(false, null);
             channel.close();
         }
 

@@ -139,6 +139,21 @@ class StreamAndUpgradeTest {
     }
 
     @Test
+    void anAbortedStreamCutsTheConnectionWithoutTheLastChunk() {
+        start().get("/part");
+        BodyStream stream = streams.get(0);
+        stream.write(Unpooled.copiedBuffer("half", StandardCharsets.US_ASCII));
+        http.rawOutput();
+        stream.abort();
+        assertThat(http.rawOutput()).doesNotContain("0\r\n\r\n");
+        assertThat(http.server.isActive()).isFalse();
+        assertThat(stream.isOpen()).isFalse();
+        assertThat(cancelled.get())
+                .as("an abort is the server's doing, not a cancel")
+                .isZero();
+    }
+
+    @Test
     void aClientGoneMidStreamCancelsIt() {
         start().get("/part");
         BodyStream stream = streams.get(0);
