@@ -2,8 +2,7 @@ package io.tern.netty.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.pkitesting.CertificateBuilder;
-import io.netty.pkitesting.X509Bundle;
+import io.tern.netty.TestTls;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
 import io.tern.stun.address.TransportAddress;
@@ -43,10 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -105,19 +101,7 @@ class StreamTransportTest {
     }
 
     private TlsSettings writeCertificate(String subject, long pollMs) throws Exception {
-        X509Bundle bundle = new CertificateBuilder()
-                .subject(subject)
-                .ecp256()
-                .setIsCertificateAuthority(true)
-                .setKeyUsage(
-                        true, CertificateBuilder.KeyUsage.digitalSignature, CertificateBuilder.KeyUsage.keyCertSign)
-                .addSanDnsName("localhost")
-                .buildSelfSigned();
-        Path cert = dir.resolve("cert.pem");
-        Path key = dir.resolve("key.pem");
-        Files.writeString(cert, bundle.getCertificatePEM());
-        Files.writeString(key, bundle.getPrivateKeyPEM());
-        return new TlsSettings(cert, key, null, false, pollMs);
+        return TestTls.selfSigned(dir, subject, pollMs);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -328,9 +312,7 @@ class StreamTransportTest {
     }
 
     private SSLSocket tlsSocket(String protocol) throws Exception {
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, new TrustManager[] {new TrustAll()}, null);
-        SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket();
+        SSLSocket socket = (SSLSocket) TestTls.trustAll().getSocketFactory().createSocket();
         socket.connect(server.tlsAddresses().get(0));
         socket.setSoTimeout((int) WAIT_MS);
         socket.setEnabledProtocols(new String[] {protocol});
@@ -367,19 +349,6 @@ class StreamTransportTest {
                     .as("condition within %d ms", WAIT_MS)
                     .isLessThan(deadline);
             Thread.sleep(10);
-        }
-    }
-
-    private static final class TrustAll implements X509TrustManager {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
         }
     }
 

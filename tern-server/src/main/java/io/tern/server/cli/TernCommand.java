@@ -43,7 +43,8 @@ public final class TernCommand implements Callable<Integer> {
         turn.addCoturnOptions(turnLine.getCommandSpec());
         final CommandLine commandLine = new CommandLine(new TernCommand())
                 .addSubcommand("turn", turnLine)
-                .addSubcommand("ws-echo", new CommandLine(new WsEchoCommand()));
+                .addSubcommand("ws-echo", new CommandLine(new WsEchoCommand()))
+                .addSubcommand("origin-token", new CommandLine(new OriginTokenCommand()));
         commandLine.setExpandAtFiles(false);
         commandLine.setOverwrittenOptionsAllowed(true);
         // A failure while starting (a busy port, an unreadable certificate) is one line for the
