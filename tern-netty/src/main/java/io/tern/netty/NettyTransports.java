@@ -7,12 +7,15 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.InternetProtocolFamily;
 import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
@@ -37,6 +40,14 @@ public final class NettyTransports {
 
     public static Class<? extends ServerSocketChannel> serverSocketChannel() {
         return epoll() ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    public static ServerSocketChannel newServerSocketChannel() {
+        return epoll() ? new EpollServerSocketChannel() : new NioServerSocketChannel();
+    }
+
+    public static SocketChannel newSocketChannel() {
+        return epoll() ? new EpollSocketChannel() : new NioSocketChannel();
     }
 
     @SuppressWarnings("deprecation")

@@ -83,6 +83,11 @@ public final class TurnFlush {
         pending.clear();
     }
 
+    /** Flushes the channel's queued messages now, ahead of the end of the turn. */
+    public void flushNow(Slot slot) {
+        flush(slot);
+    }
+
     private static void flush(Slot slot) {
         slot.queuedMessages = 0;
         slot.channel.flush();

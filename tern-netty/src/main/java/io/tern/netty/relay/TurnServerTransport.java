@@ -108,8 +108,7 @@ public final class TurnServerTransport implements AutoCloseable {
                         tls.add(got);
                     }
                 }
-                long periodNs = settings.timerPeriodNs();
-                loop.scheduleAtFixedRate(shard::onTimer, periodNs, periodNs, TimeUnit.NANOSECONDS);
+                loop.submit(shard::start).sync();
             }
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.tern.netty.TurnFlush;
 import io.tern.stun.address.TransportAddress;
+import io.tern.turn.engine.TransportProtocol;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -32,6 +33,11 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
     private long lastReadNs;
     private boolean closing;
     private final TurnFlush.Slot flushSlot;
+    private final TransportProtocol protocol;
+    /** The peer connection this data connection is bound to (RFC 6062), or null while it carries STUN. */
+    private Channel partner;
+
+    private TurnFlush.Slot partnerSlot;
 
     StreamConnection(
             StreamConnections owner,
@@ -40,8 +46,10 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
             int listenerId,
             long connectionId,
             TransportAddress client,
+            TransportProtocol protocol,
             long nowNs) {
         this.owner = owner;
+        this.protocol = protocol;
         this.host = host;
         this.channel = channel;
         this.flushSlot = new TurnFlush.Slot(channel);
@@ -71,8 +79,25 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
         return client;
     }
 
+    TransportProtocol protocol() {
+        return protocol;
+    }
+
+    /** From now on this connection carries raw bytes to and from {@code partner} (RFC 6062 §5.4). */
+    void splice(Channel partner, TurnFlush.Slot partnerSlot) {
+        this.partner = partner;
+        this.partnerSlot = partnerSlot;
+    }
+
+    boolean spliced() {
+        return partner != null;
+    }
+
     /** Why the connection should be closed at {@code nowNs}, or null to keep it. */
     StreamEvent timeout(long nowNs, StreamSettings settings) {
+        if (partner != null) {
+            return null;
+        }
         if (partial != null && nowNs - partialSinceNs > settings.messageTimeoutNs()) {
             return StreamEvent.MESSAGE_TIMEOUT;
         }
@@ -109,7 +134,11 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
             if (closing) {
                 return;
             }
-            lastReadNs = System.nanoTime();
+            lastReadNs = owner.nowNs();
+            if (partner != null) {
+                forward(in.retain());
+                return;
+            }
             if (!in.hasMemoryAddress()) {
                 ByteBuf direct = ctx.alloc().directBuffer(in.readableBytes());
                 direct.writeBytes(in);
@@ -117,6 +146,12 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
                 in = direct;
             }
             if (partial != null && !completePartial(in)) {
+                return;
+            }
+            if (partner != null) {
+                if (in.isReadable()) {
+                    forward(in.retainedSlice());
+                }
                 return;
             }
             while (in.isReadable() && !closing) {
@@ -133,6 +168,13 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
                 }
                 host.onStreamMessage(listenerId, connectionId, client, in, in.readerIndex(), frameBytes);
                 in.skipBytes(frameBytes);
+                if (partner != null) {
+                    // ConnectionBind succeeded: what follows it is the client's raw data.
+                    if (in.isReadable()) {
+                        forward(in.retainedSlice());
+                    }
+                    return;
+                }
             }
         } finally {
             in.release();
@@ -180,6 +222,21 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
             }
             partial.writeBytes(in, Math.min(target - have, in.readableBytes()));
         }
+    }
+
+    /** Raw bytes for the peer; reading pauses while the peer's write queue is full. */
+    private void forward(ByteBuf bytes) {
+        if (!owner.forwardToPeer(this, partnerSlot, bytes)) {
+            channel.config().setAutoRead(false);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (partner != null && channel.isWritable()) {
+            partner.config().setAutoRead(true);
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override

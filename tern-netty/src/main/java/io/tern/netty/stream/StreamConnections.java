@@ -11,6 +11,7 @@ import io.tern.netty.TurnFlush;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.channel.ChannelDataFlyweight;
 import io.tern.turn.engine.DropReason;
+import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnCounters;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -83,7 +84,8 @@ public final class StreamConnections {
             ch.close();
             return;
         }
-        StreamConnection connection = register(ch, listenerId, remote);
+        StreamConnection connection =
+                register(ch, listenerId, remote, tls != null ? TransportProtocol.TLS : TransportProtocol.TCP);
         if (tls != null) {
             SslHandler ssl = tls.current().newHandler(ch.alloc());
             ssl.setHandshakeTimeout(settings.tlsHandshakeTimeoutNs(), TimeUnit.NANOSECONDS);
@@ -101,11 +103,11 @@ public final class StreamConnections {
     }
 
     /** Gives an accepted channel its connection id; the returned handler must go into its pipeline. */
-    StreamConnection register(Channel ch, int listenerId, InetSocketAddress remote) {
+    StreamConnection register(Channel ch, int listenerId, InetSocketAddress remote, TransportProtocol protocol) {
         counters.add(StreamEvent.ACCEPTED);
         long connectionId = nextConnectionId++;
         StreamConnection connection = new StreamConnection(
-                this, host, ch, listenerId, connectionId, TransportAddress.of(remote), System.nanoTime());
+                this, host, ch, listenerId, connectionId, TransportAddress.of(remote), protocol, host.nowNs());
         connections.put(connectionId, connection);
         ch.closeFuture().addListener((ChannelFutureListener) f -> closed(connection, remote));
         return connection;
@@ -123,6 +125,63 @@ public final class StreamConnections {
         counters.add(event);
     }
 
+    long nowNs() {
+        return host.nowNs();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Data connections bound to peer connections (RFC 6062)
+
+    /** Binds client data connection {@code connectionId} to a peer connection; false when it is gone. */
+    public boolean splice(long connectionId, Channel peer, TurnFlush.Slot peerSlot) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection == null || !connection.channel().isActive()) {
+            return false;
+        }
+        connection.splice(peer, peerSlot);
+        return true;
+    }
+
+    /**
+     * Raw bytes from a bound data connection to its peer (their reference passes on). Returns
+     * false when the peer's write queue is full, so the client's connection should stop reading.
+     */
+    boolean forwardToPeer(StreamConnection from, TurnFlush.Slot peer, ByteBuf bytes) {
+        engineCounters.relayed(TurnCounters.DIRECTION_CLIENT_TO_PEER, from.protocol(), bytes.readableBytes());
+        flush.write(peer, bytes);
+        return peer.channel().isWritable();
+    }
+
+    /**
+     * Raw bytes from a peer connection for its bound data connection (their reference passes on).
+     * Returns false when the client's write queue is full, so the peer should stop being read.
+     */
+    public boolean forwardFromPeer(long connectionId, ByteBuf bytes) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection == null) {
+            bytes.release();
+            return true;
+        }
+        engineCounters.relayed(TurnCounters.DIRECTION_PEER_TO_CLIENT, connection.protocol(), bytes.readableBytes());
+        flush.write(connection.flushSlot(), bytes);
+        return writable(connection);
+    }
+
+    /** The peer connection of {@code connectionId} has room again: read the client once more. */
+    public void resumeReading(long connectionId) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection != null) {
+            connection.channel().config().setAutoRead(true);
+        }
+    }
+
+    public void close(long connectionId) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection != null) {
+            connection.channel().close();
+        }
+    }
+
     /**
      * Sends one engine message to a connection: STUN as is, ChannelData padded to 4 bytes
      * (RFC 8656 §12.5). When the connection's write queue is past its high water mark the message
@@ -134,9 +193,9 @@ public final class StreamConnections {
             return;
         }
         Channel channel = connection.channel();
-        if (!flush.writable(connection.flushSlot())) {
+        if (!writable(connection)) {
             if (channel.isActive()) {
-                engineCounters.transportDrop(DropReason.CLIENT_BACKPRESSURE);
+                engineCounters.drop(DropReason.CLIENT_BACKPRESSURE);
             }
             return;
         }
@@ -149,6 +208,14 @@ public final class StreamConnections {
         copyView.setMemory(length, wireBytes - length, (byte) 0);
         out.writerIndex(wireBytes);
         flush.write(connection.flushSlot(), out);
+    }
+
+    /** When {@link #onTimer} should next run: the next sweep while there are connections. */
+    public long nextDeadlineNs() {
+        if (connections.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        return nextSweepNs;
     }
 
     /** Closes connections that were idle or sent a message too slowly; call from the loop's timer. */
@@ -170,6 +237,10 @@ public final class StreamConnections {
             }
         }
         expired.clear();
+    }
+
+    private boolean writable(StreamConnection connection) {
+        return flush.writable(connection.flushSlot());
     }
 
     public int size() {

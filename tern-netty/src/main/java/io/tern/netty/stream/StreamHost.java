@@ -18,6 +18,9 @@ public interface StreamHost {
     /** The connection closed: its allocation, if any, goes (RFC 8656 §3.1). */
     void onStreamClosed(int listenerId, long connectionId, TransportAddress client);
 
+    /** The time of the current event-loop turn, on the engine's clock. */
+    long nowNs();
+
     /** Whether the connection has an allocation; one that has is never closed as idle. */
     boolean hasAllocation(int listenerId, long connectionId, TransportAddress client);
 }

@@ -75,6 +75,11 @@ final class StreamBytes {
         }
 
         @Override
+        public long nowNs() {
+            return System.nanoTime();
+        }
+
+        @Override
         public boolean hasAllocation(int listenerId, long connectionId, TransportAddress client) {
             return allocation;
         }

@@ -6,6 +6,7 @@ import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
+import io.tern.netty.relay.UdpSocketSettings;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AddressAttribute;
 import io.tern.stun.attribute.AttributeType;
@@ -18,6 +19,7 @@ import io.tern.stun.message.StunMethod;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.engine.DropReason;
+import io.tern.turn.engine.SynchronizedSharedState;
 import io.tern.turn.engine.TurnEngine;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.engine.TurnShared;
@@ -36,8 +38,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -81,14 +85,14 @@ class StreamTransportTest {
         int relayBase = 40000 + ThreadLocalRandom.current().nextInt(90) * 100;
         TurnShared shared = new TurnShared(
                 CredentialStore.of(REALM, List.of(), List.of(SECRET), ':'),
-                new AllocationQuota(0, 0, 1000),
-                new RelayPortPool(relayBase, relayBase + 99, 1),
-                null,
                 PeerAddressPolicy.of(List.of(), List.of(), true, List.of()),
                 new byte[32],
                 TimeUnit.SECONDS.toNanos(600),
-                () -> System.currentTimeMillis() / 1000,
-                new AtomicBoolean());
+                new SynchronizedSharedState(
+                        new AllocationQuota(0, 0, 1000),
+                        new RelayPortPool(relayBase, relayBase + 99, new SplittableRandom(1)),
+                        null,
+                        new AtomicBoolean()));
         InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
         server = TurnServerTransport.start(new TransportSettings(
                 List.of(any),
@@ -101,7 +105,8 @@ class StreamTransportTest {
                         .relayAddressV4(TransportAddress.parse("127.0.0.1", 0))
                         .build(),
                 shared,
-                TimeUnit.MILLISECONDS.toNanos(20)));
+                InstantSource.system(),
+                UdpSocketSettings.DEFAULT));
     }
 
     private TlsSettings writeCertificate(String subject, long pollMs) throws Exception {
@@ -139,6 +144,35 @@ class StreamTransportTest {
                     DatagramSocket peer = peer()) {
                 assertThat(socket.getSession().getProtocol()).isEqualTo(protocol);
                 relayBothWays(new StreamClient(socket), peer);
+            }
+        }
+    }
+
+    /** RFC 8656 §12.5: ChannelData of length 0 is relayed as an empty datagram, and an empty datagram comes back as one. */
+    @Test
+    void relaysZeroLengthChannelDataBothWaysOverTcpAndTls() throws Exception {
+        start(StreamSettings.defaults());
+        try (Socket tcp = tcp();
+                SSLSocket tls = tlsSocket("TLSv1.3")) {
+            for (Socket socket : List.of(tcp, tls)) {
+                try (DatagramSocket peer = peer()) {
+                    StreamClient client = new StreamClient(socket);
+                    client.allocate();
+                    client.channelBind(TransportAddress.of((InetSocketAddress) peer.getLocalSocketAddress()));
+                    // Length 0 needs no padding: the 4-byte header is the whole message.
+                    client.out.write(new byte[] {0x40, 0x01, 0, 0, 0x40, 0x01, 0, 1, '!', 0, 0, 0});
+                    client.out.flush();
+                    DatagramPacket atPeer = new DatagramPacket(new byte[1500], 1500);
+                    peer.receive(atPeer);
+                    assertThat(atPeer.getLength())
+                            .as("the empty datagram first")
+                            .isZero();
+                    peer.receive(atPeer);
+                    assertThat(atPeer.getLength()).isEqualTo(1);
+
+                    peer.send(new DatagramPacket(new byte[0], 0, atPeer.getSocketAddress()));
+                    assertThat(client.readFrame()).containsExactly(0x40, 0x01, 0, 0);
+                }
             }
         }
     }

@@ -241,6 +241,8 @@ public final class RelayMetrics {
             case StunMethod.DATA -> "data";
             case StunMethod.CREATE_PERMISSION -> "create_permission";
             case StunMethod.CHANNEL_BIND -> "channel_bind";
+            case StunMethod.CONNECT -> "connect";
+            case StunMethod.CONNECTION_BIND -> "connection_bind";
             default -> "0x" + Integer.toHexString(method);
         };
     }

@@ -133,7 +133,7 @@ public final class RelayFixture implements AutoCloseable {
         return parse(response.body());
     }
 
-    static Map<String, Double> parse(String text) {
+    public static Map<String, Double> parse(String text) {
         Map<String, Double> samples = new HashMap<>();
         for (String line : text.split("\n")) {
             if (line.isEmpty() || line.startsWith("#")) {
@@ -176,7 +176,7 @@ public final class RelayFixture implements AutoCloseable {
         throw new IOException("no port free for both UDP and TCP");
     }
 
-    static int freeTcpPort() throws IOException {
+    public static int freeTcpPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

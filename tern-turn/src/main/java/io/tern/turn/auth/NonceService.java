@@ -55,10 +55,6 @@ public final class NonceService {
         System.arraycopy(prefix, 0, nonce, 0, prefix.length);
     }
 
-    public int nonceLength() {
-        return nonce.length;
-    }
-
     /**
      * Writes a fresh nonce for {@code client} into an internal array and returns it. The array is
      * reused by the next call.
