@@ -56,7 +56,7 @@ final class RelayShard implements StreamHost {
     /** The client-facing socket carries every allocation's traffic, so it may read more per wake-up. */
     private static final int LISTENER_DATAGRAMS_PER_WAKEUP = 64;
 
-    private static final int RELAY_DATAGRAMS_PER_WAKEUP = 32;
+    private static final int RELAY_DATAGRAMS_PER_WAKEUP = 16;
     /** Timers more than this late are not worth re-arming for; it also caps how long a sleep may be. */
     private static final long TIMER_SLACK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 

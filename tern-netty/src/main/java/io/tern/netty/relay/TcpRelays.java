@@ -13,6 +13,7 @@ import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.TurnFlush;
+import io.tern.netty.stream.QueuedMessageSize;
 import io.tern.netty.stream.StreamConnections;
 import io.tern.netty.stream.StreamSettings;
 import io.tern.stun.address.TransportAddress;
@@ -161,6 +162,7 @@ final class TcpRelays {
     private void configure(Channel channel) {
         channel.config().setAutoRead(false);
         channel.config().setOption(ChannelOption.TCP_NODELAY, true);
+        channel.config().setOption(ChannelOption.MESSAGE_SIZE_ESTIMATOR, QueuedMessageSize.INSTANCE);
         channel.config()
                 .setOption(
                         ChannelOption.WRITE_BUFFER_WATER_MARK,

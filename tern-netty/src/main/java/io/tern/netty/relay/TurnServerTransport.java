@@ -12,6 +12,7 @@ import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramChannel;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.stream.ConnectionLimiter;
+import io.tern.netty.stream.QueuedMessageSize;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamSettings;
 import io.tern.netty.stream.TlsContextSource;
@@ -154,6 +155,7 @@ public final class TurnServerTransport implements AutoCloseable {
                 .option(ChannelOption.SO_BACKLOG, ACCEPT_BACKLOG)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.MESSAGE_SIZE_ESTIMATOR, QueuedMessageSize.INSTANCE)
                 .childOption(
                         ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(streams.writeLowWaterMarkBytes(), streams.writeHighWaterMarkBytes()))
@@ -216,6 +218,15 @@ public final class TurnServerTransport implements AutoCloseable {
         long largest = 0;
         for (RelayShard shard : shards) {
             largest = Math.max(largest, onLoop(shard, () -> shard.streams().largestWriteQueueBytes()));
+        }
+        return largest;
+    }
+
+    /** The most messages queued for one TCP or TLS client. */
+    public long largestStreamWriteQueueMessages() {
+        long largest = 0;
+        for (RelayShard shard : shards) {
+            largest = Math.max(largest, onLoop(shard, () -> shard.streams().largestWriteQueueMessages()));
         }
         return largest;
     }

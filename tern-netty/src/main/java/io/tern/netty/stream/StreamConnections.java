@@ -89,6 +89,10 @@ public final class StreamConnections {
         if (tls != null) {
             SslHandler ssl = tls.current().newHandler(ch.alloc());
             ssl.setHandshakeTimeout(settings.tlsHandshakeTimeoutNs(), TimeUnit.NANOSECONDS);
+            // One TLS record per TURN message, as coturn writes them: turnutils_uclient takes one
+            // message from each SSL_read and drops the rest of a record that holds several. The
+            // flush still sends a turn's records in one write.
+            ssl.setWrapDataSize(0);
             ssl.handshakeFuture().addListener(f -> {
                 if (!f.isSuccess()) {
                     counters.add(
@@ -267,6 +271,21 @@ public final class StreamConnections {
             ChannelOutboundBuffer queue = connection.channel().unsafe().outboundBuffer();
             if (queue != null) {
                 largest = Math.max(largest, queue.totalPendingWriteBytes());
+            }
+        }
+        return largest;
+    }
+
+    /**
+     * The most messages queued for one connection. Messages of any size count, empty ones too: a
+     * queue bounded in bytes could still grow by entries that hold no bytes.
+     */
+    public long largestWriteQueueMessages() {
+        long largest = 0;
+        for (StreamConnection connection : connections.values()) {
+            ChannelOutboundBuffer queue = connection.channel().unsafe().outboundBuffer();
+            if (queue != null) {
+                largest = Math.max(largest, queue.size());
             }
         }
         return largest;
