@@ -41,6 +41,7 @@ public final class TurnServerTransport implements AutoCloseable {
     private final List<InetSocketAddress> tlsAddresses;
     private final ConnectionLimiter limiter;
     private final StreamCounters streamCounters;
+    private final KernelUdpDrops kernelDrops = new KernelUdpDrops();
 
     private TurnServerTransport(
             EventLoopGroup group,
@@ -201,6 +202,11 @@ public final class TurnServerTransport implements AutoCloseable {
     /** Connection events of the TCP and TLS listeners. */
     public StreamCounters streamCounters() {
         return streamCounters;
+    }
+
+    /** Datagrams the kernel dropped at the relay's full UDP receive buffers, so far (read from /proc now). */
+    public long kernelReceiveDrops() {
+        return kernelDrops.total();
     }
 
     /** TCP and TLS connections open now. */

@@ -17,8 +17,12 @@ import io.netty.channel.socket.DatagramChannel;
  *                           dropped and counted, until the queue is half as long again
  */
 public record UdpSocketSettings(int receiveBufferBytes, int sendBufferBytes, int writeQueueBytes) {
-    /** The system's buffers and Netty's default write queue bound. */
-    public static final UdpSocketSettings DEFAULT = new UdpSocketSettings(0, 0, 64 * 1024);
+    /**
+     * 4 MiB kernel buffers each way, as coturn asks for (Linux's default of 208 KiB holds fewer than
+     * 100 full-size datagrams: a burst of 32 clients with 8 in flight overflowed the listener), and
+     * 1 MiB of Netty write queue per socket.
+     */
+    public static final UdpSocketSettings DEFAULT = new UdpSocketSettings(4 << 20, 4 << 20, 1 << 20);
 
     void apply(DatagramChannel channel) {
         if (receiveBufferBytes > 0) {

@@ -250,6 +250,11 @@ public final class RelayServer implements AutoCloseable {
         return transport == null ? null : transport.streamCounters();
     }
 
+    /** Datagrams the kernel dropped at the relay's full UDP receive buffers, so far. */
+    public long kernelReceiveDrops() {
+        return transport == null ? 0 : transport.kernelReceiveDrops();
+    }
+
     /** TCP and TLS connections open now. */
     public int streamConnections() {
         return transport == null ? 0 : transport.streamConnections();

@@ -19,6 +19,9 @@ public enum DropReason {
     OVERSIZED,
     /** A peer TCP connection refused (RFC 6062): no permission, peer policy, or the allocation's connection limit. */
     PEER_CONNECTION_REFUSED,
-    /** Datagrams the kernel dropped because a socket's receive buffer was full (read from the kernel, not counted per packet). */
+    /**
+     * Datagrams the kernel dropped because a UDP socket's receive buffer was full. Engines never
+     * count these; the metrics read them from the kernel (see the transport's kernelReceiveDrops).
+     */
     SOCKET_RECEIVE_BUFFER_FULL
 }

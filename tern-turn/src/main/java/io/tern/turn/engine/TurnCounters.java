@@ -70,11 +70,6 @@ public final class TurnCounters {
         drops.lazySet(reason.ordinal(), drops.get(reason.ordinal()) + 1);
     }
 
-    /** Adds drops counted elsewhere in bulk (the kernel's receive-buffer drops, read from /proc). */
-    public void drops(DropReason reason, long count) {
-        drops.lazySet(reason.ordinal(), drops.get(reason.ordinal()) + count);
-    }
-
     public void authFailure() {
         authFailures.lazySet(0, authFailures.get(0) + 1);
     }
