@@ -85,10 +85,22 @@ final class RelayShard implements StreamHost {
     /** The buffer of the input being handled: in-place commands refer to it. */
     private ByteBuf inbound;
 
+    /** Every relay thread of the server, by shard index, for connections handed from one to another. */
+    private List<RelayShard> shards = List.of();
+
     private ScheduledFuture<?> timer;
     private long timerDeadlineNs = Long.MAX_VALUE;
 
-    RelayShard(EventLoop loop, TransportSettings settings, ConnectionLimiter limiter, StreamCounters streamCounters) {
+    /**
+     * @param index  this relay thread's place among {@code shards} threads
+     */
+    RelayShard(
+            EventLoop loop,
+            TransportSettings settings,
+            ConnectionLimiter limiter,
+            StreamCounters streamCounters,
+            int index,
+            int shards) {
         this.loop = loop;
         this.settings = settings;
         this.flush = new TurnFlush(loop);
@@ -98,9 +110,11 @@ final class RelayShard implements StreamHost {
                 settings.shared(),
                 settings.wallClock(),
                 new SplittableRandom(new SecureRandom().nextLong()),
-                System.nanoTime());
-        this.streams =
-                new StreamConnections(flush, this, engine.counters(), settings.streams(), limiter, streamCounters);
+                System.nanoTime(),
+                index,
+                shards);
+        this.streams = new StreamConnections(
+                loop, flush, this, engine.counters(), settings.streams(), limiter, streamCounters);
         this.tcp = new TcpRelays(this, loop, settings.streams());
     }
 
@@ -138,6 +152,10 @@ final class RelayShard implements StreamHost {
     void addStreamListener(Channel serverChannel, int listenerId, TransportProtocol protocol) {
         streamListeners.add(serverChannel);
         engine.registerListener(listenerId, protocol);
+    }
+
+    void shards(List<RelayShard> all) {
+        this.shards = List.copyOf(all);
     }
 
     /** Starts the timers; call once the shard is set up. */
@@ -262,6 +280,8 @@ final class RelayShard implements StreamHost {
             }
             case Command.CONNECT_PEER -> tcp.connect(c.relayId(), c.parentRelayId(), c.address());
             case Command.BIND_CONNECTION -> tcp.bind(c.relayId(), c.client().connectionId());
+            case Command.MIGRATE_CONNECTION ->
+                streams.migrate(c.client().connectionId(), c.targetShard(), c.buffer(), c.offset(), c.length());
             default -> throw new IllegalStateException("unknown command " + c);
         }
     }
@@ -373,6 +393,23 @@ final class RelayShard implements StreamHost {
     public void onStreamClosed(int listenerId, long connectionId, TransportAddress client) {
         engine.onClientConnectionClosed(connectionId, clock.nowNs());
         drain();
+    }
+
+    @Override
+    public void handOver(
+            int targetShard,
+            Channel channel,
+            int listenerId,
+            TransportProtocol protocol,
+            InetSocketAddress remote,
+            ByteBuf replay) {
+        RelayShard target = targetShard < shards.size() ? shards.get(targetShard) : null;
+        if (target == null) {
+            replay.release();
+            channel.close();
+            return;
+        }
+        target.loop.execute(() -> target.streams.adopt(channel, listenerId, protocol, remote, replay));
     }
 
     @Override

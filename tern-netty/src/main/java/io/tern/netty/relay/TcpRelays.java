@@ -9,8 +9,12 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioChannelOption;
+import io.netty.channel.unix.Socket;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.TurnFlush;
 import io.tern.netty.stream.QueuedMessageSize;
@@ -19,7 +23,9 @@ import io.tern.netty.stream.StreamSettings;
 import io.tern.stun.address.TransportAddress;
 import io.tern.turn.engine.Command;
 import io.tern.turn.engine.TurnEngine;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.util.ArrayList;
 import org.agrona.collections.Int2ObjectHashMap;
 
@@ -46,11 +52,8 @@ final class TcpRelays {
     /** OPEN_RELAY for a TCP allocation: a listening socket on the relayed address; answered when bound. */
     void openListener(int relayId, TransportAddress address) {
         ServerSocketChannel channel = NettyTransports.newServerSocketChannel();
-        channel.config().setOption(ChannelOption.SO_REUSEADDR, true);
-        if (NettyTransports.epoll()) {
-            // Connect requests open connections from the same address, which the listener holds.
-            channel.config().setOption(EpollChannelOption.SO_REUSEPORT, true);
-        }
+        // Connect requests open connections from the same address, which the listener holds.
+        reuseAddressAndPort(channel);
         channel.pipeline().addLast(new Acceptor(relayId));
         loop.register(channel).addListener((ChannelFutureListener) registered -> {
             if (!registered.isSuccess()) {
@@ -78,9 +81,10 @@ final class TcpRelays {
         InetSocketAddress local = listener.localAddress();
         SocketChannel channel = NettyTransports.newSocketChannel();
         configure(channel);
-        channel.config().setOption(ChannelOption.SO_REUSEADDR, true);
-        if (NettyTransports.epoll()) {
-            channel.config().setOption(EpollChannelOption.SO_REUSEPORT, true);
+        if (!reuseAddressAndPort(channel)) {
+            channel.close();
+            shard.answer(Command.CONNECT_PEER, relayId, false);
+            return;
         }
         PeerLink link = new PeerLink(relayId, channel);
         peers.put(relayId, link);
@@ -157,6 +161,27 @@ final class TcpRelays {
             link.channel.close();
         }
         peers.clear();
+    }
+
+    /**
+     * SO_REUSEADDR and SO_REUSEPORT, so that a connection to a peer can be bound to the relayed
+     * address its allocation listens on (RFC 6062 §5.2). Netty's epoll client channels do not take
+     * SO_REUSEPORT as an option, so it is set on their socket directly. False when it can't be set.
+     */
+    private static boolean reuseAddressAndPort(Channel channel) {
+        channel.config().setOption(ChannelOption.SO_REUSEADDR, true);
+        try {
+            if (channel instanceof EpollSocketChannel epoll) {
+                new Socket(epoll.fd().intValue()).setReusePort(true);
+                return true;
+            }
+            if (channel instanceof EpollServerSocketChannel) {
+                return channel.config().setOption(EpollChannelOption.SO_REUSEPORT, true);
+            }
+            return channel.config().setOption(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
     }
 
     private void configure(Channel channel) {

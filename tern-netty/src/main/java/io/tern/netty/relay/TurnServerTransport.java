@@ -73,7 +73,9 @@ public final class TurnServerTransport implements AutoCloseable {
         try {
             for (int t = 0; t < threads; t++) {
                 EventLoop loop = group.next();
-                RelayShard shard = loop.submit(() -> new RelayShard(loop, settings, limiter, streamCounters))
+                int index = t;
+                RelayShard shard = loop.submit(
+                                () -> new RelayShard(loop, settings, limiter, streamCounters, index, threads))
                         .sync()
                         .getNow();
                 shards.add(shard);
@@ -111,6 +113,9 @@ public final class TurnServerTransport implements AutoCloseable {
                     }
                 }
                 loop.submit(shard::start).sync();
+            }
+            for (RelayShard shard : shards) {
+                shard.loop().submit(() -> shard.shards(shards)).sync();
             }
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);

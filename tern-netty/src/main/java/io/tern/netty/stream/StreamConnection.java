@@ -36,6 +36,12 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
     private final TransportProtocol protocol;
     /** The peer connection this data connection is bound to (RFC 6062), or null while it carries STUN. */
     private Channel partner;
+    /** What to hand to another relay thread's engine once this connection has moved there, or null. */
+    private ByteBuf migration;
+
+    private int migrationShard;
+    /** Its channel's close listener, removed when the connection moves to another thread. */
+    private io.netty.channel.ChannelFutureListener onClose;
 
     private TurnFlush.Slot partnerSlot;
 
@@ -89,8 +95,40 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
         this.partnerSlot = partnerSlot;
     }
 
+    void onClose(io.netty.channel.ChannelFutureListener listener) {
+        this.onClose = listener;
+    }
+
+    io.netty.channel.ChannelFutureListener onClose() {
+        return onClose;
+    }
+
     boolean spliced() {
         return partner != null;
+    }
+
+    /**
+     * Marks the connection for another relay thread: once the message being handled returns, the
+     * connection moves there, and {@code message} (with whatever followed it) is handled there again.
+     */
+    void migrate(int targetShard, ByteBuf message) {
+        this.migrationShard = targetShard;
+        this.migration = message;
+    }
+
+    /** Hands the connection over if it was marked for another thread; true when it was. */
+    private boolean handOver(ByteBuf rest) {
+        if (migration == null) {
+            return false;
+        }
+        if (rest.isReadable()) {
+            migration.writeBytes(rest);
+        }
+        ByteBuf replay = migration;
+        migration = null;
+        closing = true;
+        owner.handOver(this, migrationShard, replay);
+        return true;
     }
 
     /** Why the connection should be closed at {@code nowNs}, or null to keep it. */
@@ -125,6 +163,10 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
             partial.release();
             partial = null;
         }
+        if (migration != null) {
+            migration.release();
+            migration = null;
+        }
     }
 
     @Override
@@ -148,6 +190,9 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
             if (partial != null && !completePartial(in)) {
                 return;
             }
+            if (handOver(in)) {
+                return;
+            }
             if (partner != null) {
                 if (in.isReadable()) {
                     forward(in.retainedSlice());
@@ -168,6 +213,9 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
                 }
                 host.onStreamMessage(listenerId, connectionId, client, in, in.readerIndex(), frameBytes);
                 in.skipBytes(frameBytes);
+                if (handOver(in)) {
+                    return;
+                }
                 if (partner != null) {
                     // ConnectionBind succeeded: what follows it is the client's raw data.
                     if (in.isReadable()) {

@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.tern.netty.TurnFlush;
@@ -32,6 +33,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class StreamConnections {
     private static final long MAX_SWEEP_PERIOD_NS = TimeUnit.SECONDS.toNanos(1);
 
+    private final EventLoop loop;
     private final TurnFlush flush;
     private final StreamHost host;
     private final TurnCounters engineCounters;
@@ -46,12 +48,14 @@ public final class StreamConnections {
     private long nextConnectionId = 1;
 
     public StreamConnections(
+            EventLoop loop,
             TurnFlush flush,
             StreamHost host,
             TurnCounters engineCounters,
             StreamSettings settings,
             ConnectionLimiter limiter,
             StreamCounters counters) {
+        this.loop = loop;
         this.flush = flush;
         this.host = host;
         this.engineCounters = engineCounters;
@@ -109,12 +113,72 @@ public final class StreamConnections {
     /** Gives an accepted channel its connection id; the returned handler must go into its pipeline. */
     StreamConnection register(Channel ch, int listenerId, InetSocketAddress remote, TransportProtocol protocol) {
         counters.add(StreamEvent.ACCEPTED);
+        return track(ch, listenerId, remote, protocol);
+    }
+
+    private StreamConnection track(Channel ch, int listenerId, InetSocketAddress remote, TransportProtocol protocol) {
         long connectionId = nextConnectionId++;
         StreamConnection connection = new StreamConnection(
                 this, host, ch, listenerId, connectionId, TransportAddress.of(remote), protocol, host.nowNs());
         connections.put(connectionId, connection);
-        ch.closeFuture().addListener((ChannelFutureListener) f -> closed(connection, remote));
+        ChannelFutureListener onClose = f -> closed(connection, remote);
+        connection.onClose(onClose);
+        ch.closeFuture().addListener(onClose);
         return connection;
+    }
+
+    /** MIGRATE_CONNECTION: the connection moves to another relay thread after its current message. */
+    public void migrate(long connectionId, int targetShard, DirectBuffer message, int offset, int length) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection == null) {
+            return;
+        }
+        ByteBuf replay = connection.channel().alloc().directBuffer(length);
+        copyView.wrap(replay.memoryAddress(), replay.capacity());
+        copyView.putBytes(0, message, offset, length);
+        replay.writerIndex(length);
+        connection.migrate(targetShard, replay);
+    }
+
+    /** Lets go of a connection for another thread: no longer read, timed or closed from here. */
+    void handOver(StreamConnection connection, int targetShard, ByteBuf replay) {
+        Channel channel = connection.channel();
+        connections.remove(connection.connectionId());
+        channel.closeFuture().removeListener(connection.onClose());
+        channel.config().setAutoRead(false);
+        channel.pipeline().remove(connection);
+        connection.released();
+        InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
+        channel.deregister().addListener(f -> {
+            if (f.isSuccess() && remote != null) {
+                counters.add(StreamEvent.MOVED_TO_OTHER_THREAD);
+                host.handOver(targetShard, channel, connection.listenerId(), connection.protocol(), remote, replay);
+            } else {
+                replay.release();
+                limiter.release(remote == null ? null : remote.getAddress());
+                counters.add(StreamEvent.CLOSED);
+                channel.close();
+            }
+        });
+    }
+
+    /**
+     * A connection another relay thread handed over: registered with this thread's loop, and
+     * {@code replay} handled as if just read from it. Call on this thread.
+     */
+    public void adopt(
+            Channel channel, int listenerId, TransportProtocol protocol, InetSocketAddress remote, ByteBuf replay) {
+        StreamConnection connection = track(channel, listenerId, remote, protocol);
+        channel.pipeline().addLast(connection);
+        loop.register(channel).addListener(f -> {
+            if (!f.isSuccess()) {
+                replay.release();
+                channel.close();
+                return;
+            }
+            connection.channelRead(channel.pipeline().context(connection), replay);
+            channel.config().setAutoRead(true);
+        });
     }
 
     private void closed(StreamConnection connection, InetSocketAddress remote) {

@@ -24,6 +24,7 @@ class StreamConnectionTest {
     private final StreamCounters counters = new StreamCounters();
     private final EmbeddedChannel channel = new EmbeddedChannel();
     private final StreamConnections connections = new StreamConnections(
+            channel.eventLoop(),
             new TurnFlush(channel.eventLoop()),
             host,
             new TurnCounters(),

@@ -57,6 +57,7 @@ class StreamFramingPropertiesTest {
         StreamBytes.RecordingHost host = new StreamBytes.RecordingHost();
         EmbeddedChannel channel = new EmbeddedChannel();
         StreamConnections connections = new StreamConnections(
+                channel.eventLoop(),
                 new TurnFlush(channel.eventLoop()),
                 host,
                 new TurnCounters(),

@@ -36,6 +36,13 @@ public final class Command {
      */
     public static final int BIND_CONNECTION = 6;
 
+    /**
+     * Move client connection {@link #client()} to relay thread {@link #targetShard()} and hand that
+     * thread's engine the message at {@link #buffer()} again (in place): a ConnectionBind whose
+     * CONNECTION-ID another thread issued (RFC 6062 §5.4).
+     */
+    public static final int MIGRATE_CONNECTION = 7;
+
     private final CommandQueue queue;
     private int slot;
 
@@ -68,6 +75,11 @@ public final class Command {
     /** The peer of {@link #SEND_TO_PEER} and {@link #CONNECT_PEER}; the bind address of {@link #OPEN_RELAY}. */
     public TransportAddress address() {
         return queue.addresses[slot];
+    }
+
+    /** The relay thread of {@link #MIGRATE_CONNECTION}. */
+    public int targetShard() {
+        return queue.aux[slot];
     }
 
     /** {@code RequestedTransport.UDP} or {@code RequestedTransport.TCP}, for {@link #OPEN_RELAY}. */
@@ -108,6 +120,7 @@ public final class Command {
             case CLOSE_RELAY -> "CLOSE_RELAY " + relayId();
             case CONNECT_PEER -> "CONNECT_PEER " + relayId() + " from " + parentRelayId() + " to " + address();
             case BIND_CONNECTION -> "BIND_CONNECTION " + client() + " to " + relayId();
+            case MIGRATE_CONNECTION -> "MIGRATE_CONNECTION " + client() + " to shard " + targetShard();
             default -> "?" + kind();
         };
     }

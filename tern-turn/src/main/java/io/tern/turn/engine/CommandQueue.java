@@ -21,7 +21,7 @@ public final class CommandQueue {
     int[] kinds = new int[INITIAL_COMMANDS];
     ClientEndpoint[] clients = new ClientEndpoint[INITIAL_COMMANDS];
     int[] relayIds = new int[INITIAL_COMMANDS];
-    /** The parent relay of CONNECT_PEER, the relay protocol of OPEN_RELAY. */
+    /** The parent relay of CONNECT_PEER, the relay protocol of OPEN_RELAY, the shard of MIGRATE_CONNECTION. */
     int[] aux = new int[INITIAL_COMMANDS];
 
     TransportAddress[] addresses = new TransportAddress[INITIAL_COMMANDS];
@@ -130,6 +130,14 @@ public final class CommandQueue {
         int s = add(Command.BIND_CONNECTION);
         clients[s].set(dataConnection);
         relayIds[s] = relayId;
+    }
+
+    public void migrateConnection(
+            ClientEndpoint connection, int targetShard, DirectBuffer message, int offset, int length) {
+        int s = add(Command.MIGRATE_CONNECTION);
+        clients[s].set(connection);
+        aux[s] = targetShard;
+        bytes(s, message, offset, length, true);
     }
 
     private void bytes(int s, DirectBuffer buffer, int offset, int length, boolean inPlaceBytes) {

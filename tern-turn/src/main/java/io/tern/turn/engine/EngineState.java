@@ -25,6 +25,10 @@ public final class EngineState {
     public final AllocationTable allocations = new AllocationTable();
     public final PeerConnectionTable peerConnections = new PeerConnectionTable();
     public final RandomGenerator random;
+    /** This engine's relay thread, and how many there are: CONNECTION-IDs carry the thread in their top byte. */
+    public final int shard;
+
+    public final int shards;
     private int nextRelayId = 1;
 
     EngineState(
@@ -34,7 +38,9 @@ public final class EngineState {
             CommandQueue commands,
             Responder responder,
             TimerWheel timers,
-            RandomGenerator random) {
+            RandomGenerator random,
+            int shard,
+            int shards) {
         this.config = config;
         this.shared = shared;
         this.counters = counters;
@@ -42,6 +48,8 @@ public final class EngineState {
         this.responder = responder;
         this.timers = timers;
         this.random = random;
+        this.shard = shard;
+        this.shards = shards;
     }
 
     public SharedState state() {
@@ -63,14 +71,23 @@ public final class EngineState {
         }
     }
 
-    /** A fresh, unused CONNECTION-ID (RFC 6062 §6.2.1), never 0. */
+    /**
+     * A fresh, unused CONNECTION-ID (RFC 6062 §6.2.1): this engine's shard in the top byte, so
+     * that a ConnectionBind arriving on another relay thread can be sent to this one (as coturn
+     * does), and 24 random bits, never 0.
+     */
     public long newConnectionId() {
         while (true) {
-            long id = random.nextInt() & 0xFFFF_FFFFL;
-            if (id != 0 && peerConnections.byConnectionId(id) == null) {
+            long id = ((long) shard << 24) | (random.nextInt() & 0xFF_FFFFL);
+            if ((id & 0xFF_FFFFL) != 0 && peerConnections.byConnectionId(id) == null) {
                 return id;
             }
         }
+    }
+
+    /** The shard whose engine issued a CONNECTION-ID. */
+    public static int shardOf(long connectionId) {
+        return (int) (connectionId >>> 24);
     }
 
     /**

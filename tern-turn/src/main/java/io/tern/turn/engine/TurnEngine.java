@@ -98,6 +98,24 @@ public final class TurnEngine {
      */
     public TurnEngine(
             TurnEngineConfig config, TurnShared shared, InstantSource wallClock, RandomGenerator random, long nowNs) {
+        this(config, shared, wallClock, random, nowNs, 0, 1);
+    }
+
+    /**
+     * One engine of several, each on its own relay thread: {@code shard} of {@code shards}. A
+     * ConnectionBind that reaches the wrong one is handed on ({@link Command#MIGRATE_CONNECTION}).
+     */
+    public TurnEngine(
+            TurnEngineConfig config,
+            TurnShared shared,
+            InstantSource wallClock,
+            RandomGenerator random,
+            long nowNs,
+            int shard,
+            int shards) {
+        if (shard < 0 || shard >= shards || shards > 256) {
+            throw new IllegalArgumentException("shard " + shard + " of " + shards);
+        }
         this.config = config;
         MessageIntegrity integrity = new MessageIntegrity(MAX_MESSAGE_BYTES);
         Fingerprint fingerprint = new Fingerprint(MAX_MESSAGE_BYTES);
@@ -110,7 +128,7 @@ public final class TurnEngine {
                 config.software(),
                 config.alwaysFingerprint());
         TimerWheel timers = new TimerWheel(nowNs, TIMER_TICK_SHIFT, TIMER_SLOTS);
-        this.state = new EngineState(config, shared, counters, commands, responder, timers, random);
+        this.state = new EngineState(config, shared, counters, commands, responder, timers, random, shard, shards);
         UnauthenticatedRateLimiter limiter =
                 new UnauthenticatedRateLimiter(4096, config.unauthenticatedPerSecond(), config.unauthenticatedBurst());
         this.request = new RequestContext(decoder, responder, counters, limiter);

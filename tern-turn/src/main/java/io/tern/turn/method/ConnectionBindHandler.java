@@ -2,6 +2,7 @@ package io.tern.turn.method;
 
 import io.tern.stun.attribute.ConnectionId;
 import io.tern.stun.attribute.ErrorCode;
+import io.tern.stun.message.StunMessageDecoder;
 import io.tern.turn.allocation.PeerConnection;
 import io.tern.turn.engine.EngineState;
 import io.tern.turn.engine.RequestContext;
@@ -25,6 +26,20 @@ public final class ConnectionBindHandler {
         }
         // §5.4: a CONNECTION-ID naming a peer connection that waits for its bind, else 400.
         long id = ConnectionId.read(request.message());
+        if (id >= 0 && engine.shards > 1 && EngineState.shardOf(id) != engine.shard) {
+            // Another relay thread's connection: the data connection moves there, message and all.
+            if (EngineState.shardOf(id) < engine.shards) {
+                StunMessageDecoder message = request.message();
+                engine.commands.migrateConnection(
+                        request.client(),
+                        EngineState.shardOf(id),
+                        message.buffer(),
+                        message.offset(),
+                        message.length());
+                return;
+            }
+            id = -1;
+        }
         PeerConnection connection = id < 0 ? null : engine.peerConnections.byConnectionId(id);
         if (connection == null || connection.state() != PeerConnection.State.AWAITING_BIND) {
             request.signedError(ErrorCode.BAD_REQUEST);

@@ -91,6 +91,20 @@ class AuthenticationTest {
         assertThat(client.allocate().errorCode()).isEqualTo(ErrorCode.STALE_NONCE);
     }
 
+    /** RFC 6062: a data connection, from a new port, signs its ConnectionBind with the control connection's nonce. */
+    @Test
+    void nonceIsBoundToTheClientsIpNotItsPort() {
+        TurnFixture fx = TurnFixture.create();
+        TurnTestClient control = fx.alice("198.51.100.7", 40001);
+        control.challenge();
+        TurnTestClient data = fx.alice("198.51.100.7", 40002);
+        data.retryStaleNonce = false;
+        data.nonce = control.nonce;
+        data.realm = control.realm;
+
+        assertThat(data.allocate().isSuccess()).isTrue();
+    }
+
     @Test
     void nonceIssuedToAnotherClientIs438() {
         TurnFixture fx = TurnFixture.create();

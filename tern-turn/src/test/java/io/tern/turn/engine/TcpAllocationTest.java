@@ -320,6 +320,39 @@ class TcpAllocationTest {
         assertThat(again.connectionBind(id).errorCode()).as("already bound").isEqualTo(ErrorCode.BAD_REQUEST);
     }
 
+    @Test
+    void connectionBindForAnotherRelayThreadMovesTheConnectionThere() {
+        TurnFixture first = TurnFixture.builder().shard(0, 2).build();
+        TurnFixture second = TurnFixture.builder().shard(1, 2).build();
+        TurnTestClient client = first.tcpClient("198.51.100.7", 40001, CONTROL).credentials("alice", "alice-secret");
+        assertThat(client.allocateTcp().isSuccess()).isTrue();
+        assertThat(client.createPermission(PEER).isSuccess()).isTrue();
+        long id = connectionId(client.connect(PEER));
+        assertThat(id >>> 24).as("the issuing thread is in the top byte").isZero();
+
+        // The data connection was accepted by the other thread.
+        TurnTestClient data = second.tcpClient("198.51.100.7", 40002, DATA).credentials("alice", "alice-secret");
+        assertThat(data.connectionBind(id)).as("not answered where it arrived").isNull();
+        assertThat(second.transport.migrations).hasSize(1);
+        FakeTransport.Migration moved = second.transport.migrations.get(0);
+        assertThat(moved.connectionId()).isEqualTo(DATA);
+        assertThat(moved.targetShard()).isZero();
+
+        // The owning thread handles the same message for the moved connection.
+        TurnTestClient adopted = first.tcpClient("198.51.100.7", 40002, 77);
+        StunResponse bound = adopted.exchange(moved.message());
+        assertThat(bound.isSuccess()).isTrue();
+        assertThat(first.transport.bindings).containsEntry(first.transport.connects.get(0), 77L);
+    }
+
+    @Test
+    void connectionIdOfAThreadThatDoesNotExistIs400() {
+        TurnFixture second = TurnFixture.builder().shard(1, 2).build();
+        TurnTestClient data = second.tcpClient("198.51.100.7", 40002, DATA).credentials("alice", "alice-secret");
+        assertThat(data.connectionBind(7L << 24 | 1).errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(second.transport.migrations).isEmpty();
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Ends
 

@@ -56,6 +56,10 @@ public final class FakeTransport {
     public final Map<Integer, TransportAddress> peerConnections = new LinkedHashMap<>();
     /** Data connection id bound to each peer connection. */
     public final Map<Integer, Long> bindings = new LinkedHashMap<>();
+    /** A client connection the engine sent to another relay thread, with the message to handle there. */
+    public record Migration(long connectionId, int targetShard, byte[] message) {}
+
+    public final List<Migration> migrations = new ArrayList<>();
     /** CONNECT_PEER commands, in order: relay id of the new connection. */
     public final List<Integer> connects = new ArrayList<>();
 
@@ -146,6 +150,8 @@ public final class FakeTransport {
                 }
             }
             case Command.BIND_CONNECTION -> bindings.put(c.relayId(), c.client().connectionId());
+            case Command.MIGRATE_CONNECTION ->
+                migrations.add(new Migration(c.client().connectionId(), c.targetShard(), bytes(c)));
             default -> throw new AssertionError("unknown command " + c);
         }
     }

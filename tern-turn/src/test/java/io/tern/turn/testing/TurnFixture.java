@@ -71,7 +71,8 @@ public final class TurnFixture {
                 "nonce-key-for-tests".getBytes(StandardCharsets.UTF_8),
                 b.nonceLifetimeNs,
                 state);
-        this.engine = new TurnEngine(config, shared, clock, new SplittableRandom(7), clock.nowNs());
+        this.engine = new TurnEngine(
+                config, shared, clock, new SplittableRandom(7 + b.shard), clock.nowNs(), b.shard, b.shards);
         engine.registerListener(UDP_LISTENER, TransportProtocol.UDP);
         engine.registerListener(TCP_LISTENER, TransportProtocol.TCP);
         transport.attach(engine);
@@ -180,6 +181,15 @@ public final class TurnFixture {
         private int portMin = PORT_MIN;
         private int portMax = PORT_MAX;
         private long nonceLifetimeNs = TimeUnit.SECONDS.toNanos(600);
+        private int shard;
+        private int shards = 1;
+
+        /** The engine of relay thread {@code index} of {@code count}. */
+        public Builder shard(int index, int count) {
+            this.shard = index;
+            this.shards = count;
+            return this;
+        }
 
         public Builder config(Consumer<TurnEngineConfig.Builder> configure) {
             this.configure = configure;
