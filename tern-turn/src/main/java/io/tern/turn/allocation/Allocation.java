@@ -9,7 +9,6 @@ import io.tern.turn.timer.Expiring;
 import io.tern.turn.timer.TimerWheel;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -329,13 +328,5 @@ public final class Allocation extends Expiring {
             }
         }
         return null;
-    }
-
-    /** Every permission and channel, for tests and diagnostics. */
-    public List<Expiring> children() {
-        List<Expiring> all = new ArrayList<>(permissionsV4.values());
-        all.addAll(permissionsV6.values());
-        all.addAll(channelsByNumber.values());
-        return all;
     }
 }
