@@ -49,7 +49,8 @@ public final class MetricsEndpoint implements AutoCloseable {
     public static RelayMetrics forServer(RelayServer server) {
         return new RelayMetrics(server::engines, server::draining)
                 .openConnections(server::streamConnections)
-                .connectionEvents(server.streamCounters());
+                .connectionEvents(server.streamCounters())
+                .kernelReceiveDrops(server::kernelReceiveDrops);
     }
 
     /** Registers {@code metrics} and the JVM's in a fresh registry and serves it on {@code bind}. */

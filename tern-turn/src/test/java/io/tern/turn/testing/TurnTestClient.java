@@ -1,4 +1,4 @@
-package io.tern.turn.engine;
+package io.tern.turn.testing;
 
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
@@ -20,36 +20,37 @@ import org.agrona.concurrent.UnsafeBuffer;
  * codec's {@link StunMessageWriter}, signs them with the long-term credential once a 401 has told it
  * the realm and nonce, and reads the engine's answers back as {@link StunResponse}s.
  */
-final class TurnTestClient {
-    static final int REQUESTED_TRANSPORT_UDP = 17 << 24;
-    static final int ALGORITHM_MD5 = 1;
-    static final int ALGORITHM_SHA256 = 2;
+public final class TurnTestClient {
+    public static final int REQUESTED_TRANSPORT_UDP = 17 << 24;
+    public static final int REQUESTED_TRANSPORT_TCP = 6 << 24;
+    public static final int ALGORITHM_MD5 = 1;
+    public static final int ALGORITHM_SHA256 = 2;
     private static final int MAX = 65535 + 20;
     private static int clients;
 
-    final TurnFixture fx;
-    final int listenerId;
-    final long connectionId;
-    final TransportAddress address;
+    public final TurnFixture fx;
+    public final int listenerId;
+    public final long connectionId;
+    public final TransportAddress address;
 
-    String username;
-    byte[] keyMd5;
-    byte[] keySha256;
-    byte[] realm;
-    byte[] nonce;
-    byte[] passwordAlgorithms;
+    public String username;
+    public byte[] keyMd5;
+    public byte[] keySha256;
+    public byte[] realm;
+    public byte[] nonce;
+    public byte[] passwordAlgorithms;
     /** Sign with MESSAGE-INTEGRITY-SHA256 instead of MESSAGE-INTEGRITY. */
-    boolean sha256Integrity;
+    public boolean sha256Integrity;
     /** Send PASSWORD-ALGORITHM SHA-256 (and echo PASSWORD-ALGORITHMS), keying with the SHA-256 key. */
-    boolean sha256Password;
+    public boolean sha256Password;
     /** Send USERHASH instead of USERNAME. */
-    boolean userhash;
+    public boolean userhash;
 
-    boolean fingerprint = true;
+    public boolean fingerprint = true;
     /** Answer a 438 by taking the new nonce and retrying once, as real clients do. */
-    boolean retryStaleNonce = true;
+    public boolean retryStaleNonce = true;
     /** XOR-RELAYED-ADDRESS of the last successful Allocate. */
-    TransportAddress relayed;
+    public TransportAddress relayed;
 
     private final StunMessageWriter writer = new StunMessageWriter(new MessageIntegrity(MAX), new Fingerprint(MAX));
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MAX]);
@@ -57,16 +58,16 @@ final class TurnTestClient {
     private long tidLow;
     private int seen;
 
-    TurnTestClient(TurnFixture fx, int listenerId, long connectionId, TransportAddress address) {
+    public TurnTestClient(TurnFixture fx, int listenerId, long connectionId, TransportAddress address) {
         this.fx = fx;
         this.listenerId = listenerId;
         this.connectionId = connectionId;
         this.address = address;
         this.tidHigh = 0x7E570000 | ++clients;
-        this.seen = fx.sink.toClient.size();
+        this.seen = fx.transport.toClient.size();
     }
 
-    TurnTestClient credentials(String username, String password) {
+    public TurnTestClient credentials(String username, String password) {
         byte[] name = utf8(username);
         byte[] realmBytes = utf8(TurnFixture.REALM);
         this.username = username;
@@ -76,7 +77,7 @@ final class TurnTestClient {
     }
 
     /** The key this client signs with. */
-    byte[] key() {
+    public byte[] key() {
         return sha256Password ? keySha256 : keyMd5;
     }
 
@@ -84,11 +85,11 @@ final class TurnTestClient {
     // Building
 
     /** A request signed with the long-term credential (USERNAME/USERHASH, REALM, NONCE, integrity). */
-    byte[] signedRequest(int method, Consumer<StunMessageWriter> attributes) {
+    public byte[] signedRequest(int method, Consumer<StunMessageWriter> attributes) {
         return signed(method, attributes, key());
     }
 
-    byte[] signed(int method, Consumer<StunMessageWriter> attributes, byte[] signingKey) {
+    public byte[] signed(int method, Consumer<StunMessageWriter> attributes, byte[] signingKey) {
         start(StunClass.messageType(method, StunClass.REQUEST));
         attributes.accept(writer);
         if (userhash) {
@@ -111,13 +112,13 @@ final class TurnTestClient {
     }
 
     /** A request built exactly from {@code attributes}, plus FINGERPRINT when enabled. */
-    byte[] unsignedRequest(int method, Consumer<StunMessageWriter> attributes) {
+    public byte[] unsignedRequest(int method, Consumer<StunMessageWriter> attributes) {
         start(StunClass.messageType(method, StunClass.REQUEST));
         attributes.accept(writer);
         return finish();
     }
 
-    byte[] indication(int method, Consumer<StunMessageWriter> attributes) {
+    public byte[] indication(int method, Consumer<StunMessageWriter> attributes) {
         start(StunClass.messageType(method, StunClass.INDICATION));
         attributes.accept(writer);
         return finish();
@@ -136,8 +137,12 @@ final class TurnTestClient {
         return bytes;
     }
 
-    static Consumer<StunMessageWriter> udpTransport() {
+    public static Consumer<StunMessageWriter> udpTransport() {
         return w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, REQUESTED_TRANSPORT_UDP);
+    }
+
+    public static Consumer<StunMessageWriter> tcpTransport() {
+        return w -> w.putInt(AttributeType.REQUESTED_TRANSPORT, REQUESTED_TRANSPORT_TCP);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -147,17 +152,10 @@ final class TurnTestClient {
      * Hands {@code message} to the engine as this client and returns every STUN message sent to this
      * client since the last look (ChannelData is skipped).
      */
-    List<StunResponse> deliver(byte[] message) {
-        fx.engine.onClientPacket(
-                listenerId,
-                connectionId,
-                address.copy(),
-                new UnsafeBuffer(message.clone()),
-                0,
-                message.length,
-                fx.clock.nowNs());
+    public List<StunResponse> deliver(byte[] message) {
+        fx.deliver(listenerId, connectionId, address.copy(), new UnsafeBuffer(message.clone()), 0, message.length);
         List<StunResponse> out = new ArrayList<>();
-        for (RecordingSink.ToClient m : received()) {
+        for (FakeTransport.ToClient m : received()) {
             if ((m.bytes()[0] & 0xC0) != 0x40) {
                 out.add(StunResponse.parse(m.bytes()));
             }
@@ -166,7 +164,7 @@ final class TurnTestClient {
     }
 
     /** Delivers a request and returns the one answer, or null when the engine stayed silent. */
-    StunResponse exchange(byte[] message) {
+    public StunResponse exchange(byte[] message) {
         List<StunResponse> answers = deliver(message);
         if (answers.size() > 1) {
             throw new AssertionError("expected at most one answer, got " + answers);
@@ -175,14 +173,14 @@ final class TurnTestClient {
     }
 
     /** Messages sent to this client (any kind) since the last call. */
-    List<RecordingSink.ToClient> received() {
-        List<RecordingSink.ToClient> all = fx.sink.toClient;
-        List<RecordingSink.ToClient> mine = new ArrayList<>();
+    public List<FakeTransport.ToClient> received() {
+        List<FakeTransport.ToClient> all = fx.transport.toClient;
+        List<FakeTransport.ToClient> mine = new ArrayList<>();
         for (int i = seen; i < all.size(); i++) {
-            RecordingSink.ToClient m = all.get(i);
+            FakeTransport.ToClient m = all.get(i);
             if (m.listenerId() == listenerId
                     && m.connectionId() == connectionId
-                    && m.client().equals(address)) {
+                    && m.address().equals(address)) {
                 mine.add(m);
             }
         }
@@ -191,7 +189,7 @@ final class TurnTestClient {
     }
 
     /** Sends an unauthenticated Allocate and learns realm, nonce and algorithms from the 401. */
-    StunResponse challenge() {
+    public StunResponse challenge() {
         StunResponse answer = exchange(unsignedRequest(StunMethod.ALLOCATE, udpTransport()));
         if (answer == null || answer.errorCode() != ErrorCode.UNAUTHENTICATED) {
             throw new AssertionError("expected a 401 challenge, got " + answer);
@@ -207,7 +205,7 @@ final class TurnTestClient {
     }
 
     /** A signed request, fetching a nonce first if needed and retrying once on 438. */
-    StunResponse request(int method, Consumer<StunMessageWriter> attributes) {
+    public StunResponse request(int method, Consumer<StunMessageWriter> attributes) {
         if (nonce == null) {
             challenge();
         }
@@ -219,11 +217,11 @@ final class TurnTestClient {
         return answer;
     }
 
-    StunResponse allocate() {
+    public StunResponse allocate() {
         return allocate(w -> {});
     }
 
-    StunResponse allocate(Consumer<StunMessageWriter> extra) {
+    public StunResponse allocate(Consumer<StunMessageWriter> extra) {
         StunResponse answer = request(StunMethod.ALLOCATE, udpTransport().andThen(extra));
         if (answer != null && answer.isSuccess()) {
             relayed = answer.xorAddress(AttributeType.XOR_RELAYED_ADDRESS);
@@ -232,7 +230,7 @@ final class TurnTestClient {
     }
 
     /** Allocates and fails the test unless it worked. */
-    TurnTestClient allocated() {
+    public TurnTestClient allocated() {
         StunResponse answer = allocate();
         if (answer == null || !answer.isSuccess()) {
             throw new AssertionError("Allocate failed: " + answer);
@@ -241,23 +239,56 @@ final class TurnTestClient {
     }
 
     /** The fake relay socket id behind {@link #relayed}. */
-    int relayId() {
-        int id = fx.relays.idOf(relayed);
+    public int relayId() {
+        int id = fx.transport.idOf(relayed);
         if (id < 0) {
             throw new AssertionError("no open relay socket at " + relayed);
         }
         return id;
     }
 
-    StunResponse refresh(int lifetimeSeconds) {
+    /** A TCP allocation (RFC 6062); the client must be on a TCP or TLS connection. */
+    public StunResponse allocateTcp() {
+        StunResponse answer = request(StunMethod.ALLOCATE, tcpTransport());
+        if (answer != null && answer.isSuccess()) {
+            relayed = answer.xorAddress(AttributeType.XOR_RELAYED_ADDRESS);
+        }
+        return answer;
+    }
+
+    /** Connect (RFC 6062 §5.2) to a peer; the answer may come later, once the connection is made. */
+    public StunResponse connect(TransportAddress peer) {
+        return request(StunMethod.CONNECT, w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peer));
+    }
+
+    /** ConnectionBind (RFC 6062 §5.4) on this client's connection. */
+    public StunResponse connectionBind(long connectionIdAttribute) {
+        return request(
+                StunMethod.CONNECTION_BIND, w -> w.putInt(AttributeType.CONNECTION_ID, (int) connectionIdAttribute));
+    }
+
+    /** A client on another connection (for a data connection) signing with the same credentials. */
+    public TurnTestClient sibling(int port, long otherConnectionId) {
+        TurnTestClient other = new TurnTestClient(
+                fx,
+                listenerId,
+                otherConnectionId,
+                TransportAddress.parse(address.toInetAddress().getHostAddress(), port));
+        other.username = username;
+        other.keyMd5 = keyMd5;
+        other.keySha256 = keySha256;
+        return other;
+    }
+
+    public StunResponse refresh(int lifetimeSeconds) {
         return request(StunMethod.REFRESH, w -> w.putInt(AttributeType.LIFETIME, lifetimeSeconds));
     }
 
-    StunResponse refresh() {
+    public StunResponse refresh() {
         return request(StunMethod.REFRESH, w -> {});
     }
 
-    StunResponse createPermission(TransportAddress... peers) {
+    public StunResponse createPermission(TransportAddress... peers) {
         return request(StunMethod.CREATE_PERMISSION, w -> {
             for (TransportAddress peer : peers) {
                 w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peer);
@@ -265,7 +296,7 @@ final class TurnTestClient {
         });
     }
 
-    StunResponse channelBind(int channel, TransportAddress peer) {
+    public StunResponse channelBind(int channel, TransportAddress peer) {
         return request(StunMethod.CHANNEL_BIND, w -> {
             w.putInt(AttributeType.CHANNEL_NUMBER, channel << 16);
             w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peer);
@@ -273,7 +304,7 @@ final class TurnTestClient {
     }
 
     /** A Send indication; returns anything the engine answered (it never should). */
-    List<StunResponse> sendIndication(TransportAddress peer, byte[] data) {
+    public List<StunResponse> sendIndication(TransportAddress peer, byte[] data) {
         return deliver(indication(StunMethod.SEND, w -> {
             w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peer);
             w.putBytes(AttributeType.DATA, data);
@@ -281,14 +312,13 @@ final class TurnTestClient {
     }
 
     /** ChannelData from this client; returns the buffer handed to the engine, for zero-copy checks. */
-    UnsafeBuffer channelData(int channel, byte[] data) {
+    public UnsafeBuffer channelData(int channel, byte[] data) {
         UnsafeBuffer buffer = new UnsafeBuffer(channelDataBytes(channel, data.length, data));
-        fx.engine.onClientPacket(
-                listenerId, connectionId, address.copy(), buffer, 0, buffer.capacity(), fx.clock.nowNs());
+        fx.deliver(listenerId, connectionId, address.copy(), buffer, 0, buffer.capacity());
         return buffer;
     }
 
-    static byte[] channelDataBytes(int channel, int lengthField, byte[] data) {
+    public static byte[] channelDataBytes(int channel, int lengthField, byte[] data) {
         UnsafeBuffer buffer = new UnsafeBuffer(new byte[4 + data.length]);
         buffer.putShort(0, (short) channel, ByteOrder.BIG_ENDIAN);
         buffer.putShort(2, (short) lengthField, ByteOrder.BIG_ENDIAN);
@@ -296,7 +326,7 @@ final class TurnTestClient {
         return buffer.byteArray();
     }
 
-    static byte[] utf8(String s) {
+    public static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 }

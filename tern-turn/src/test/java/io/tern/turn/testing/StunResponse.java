@@ -1,4 +1,4 @@
-package io.tern.turn.engine;
+package io.tern.turn.testing;
 
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AddressAttribute;
@@ -19,21 +19,21 @@ import org.agrona.concurrent.UnsafeBuffer;
  * A STUN message the engine sent, checked for well-formedness on parse (valid header, attributes
  * that fit, a correct FINGERPRINT when present) and read attribute by attribute, repeats included.
  */
-final class StunResponse {
+public final class StunResponse {
     private static final ByteOrder ORDER = ByteOrder.BIG_ENDIAN;
 
-    record Attribute(int type, int valueOffset, int valueLength, int attributeOffset) {}
+    public record Attribute(int type, int valueOffset, int valueLength, int attributeOffset) {}
 
-    final byte[] bytes;
-    final UnsafeBuffer buffer;
-    final List<Attribute> attributes = new ArrayList<>();
+    public final byte[] bytes;
+    public final UnsafeBuffer buffer;
+    public final List<Attribute> attributes = new ArrayList<>();
 
     private StunResponse(byte[] bytes) {
         this.bytes = bytes;
         this.buffer = new UnsafeBuffer(bytes);
     }
 
-    static StunResponse parse(byte[] bytes) {
+    public static StunResponse parse(byte[] bytes) {
         StunResponse response = new StunResponse(bytes.clone());
         StunMessageDecoder decoder = new StunMessageDecoder();
         int result = decoder.decode(response.buffer, 0, bytes.length);
@@ -53,31 +53,31 @@ final class StunResponse {
         return response;
     }
 
-    int messageType() {
+    public int messageType() {
         return buffer.getShort(0, ORDER) & 0xFFFF;
     }
 
-    int method() {
+    public int method() {
         return StunClass.methodOf(messageType());
     }
 
-    int messageClass() {
+    public int messageClass() {
         return StunClass.classOf(messageType());
     }
 
-    boolean isSuccess() {
+    public boolean isSuccess() {
         return messageClass() == StunClass.SUCCESS_RESPONSE;
     }
 
-    int transactionIdHigh() {
+    public int transactionIdHigh() {
         return buffer.getInt(StunHeaderFlyweight.TRANSACTION_ID_FIELD_OFFSET, ORDER);
     }
 
-    long transactionIdLow() {
+    public long transactionIdLow() {
         return buffer.getLong(StunHeaderFlyweight.TRANSACTION_ID_FIELD_OFFSET + 4, ORDER);
     }
 
-    Attribute attribute(int type) {
+    public Attribute attribute(int type) {
         for (Attribute a : attributes) {
             if (a.type == type) {
                 return a;
@@ -86,11 +86,11 @@ final class StunResponse {
         return null;
     }
 
-    boolean has(int type) {
+    public boolean has(int type) {
         return attribute(type) != null;
     }
 
-    int count(int type) {
+    public int count(int type) {
         int n = 0;
         for (Attribute a : attributes) {
             if (a.type == type) {
@@ -100,7 +100,7 @@ final class StunResponse {
         return n;
     }
 
-    byte[] value(int type) {
+    public byte[] value(int type) {
         Attribute a = attribute(type);
         if (a == null) {
             return null;
@@ -110,13 +110,13 @@ final class StunResponse {
         return v;
     }
 
-    String text(int type) {
+    public String text(int type) {
         byte[] v = value(type);
         return v == null ? null : new String(v, StandardCharsets.UTF_8);
     }
 
     /** The ERROR-CODE as a number, or 0 for none. */
-    int errorCode() {
+    public int errorCode() {
         Attribute a = attribute(AttributeType.ERROR_CODE);
         if (a == null) {
             return 0;
@@ -124,17 +124,17 @@ final class StunResponse {
         return (buffer.getByte(a.valueOffset + 2) & 0x07) * 100 + (buffer.getByte(a.valueOffset + 3) & 0xFF);
     }
 
-    int lifetimeSeconds() {
+    public int lifetimeSeconds() {
         Attribute a = attribute(AttributeType.LIFETIME);
         return a == null ? -1 : buffer.getInt(a.valueOffset, ORDER);
     }
 
-    TransportAddress xorAddress(int type) {
+    public TransportAddress xorAddress(int type) {
         List<TransportAddress> all = xorAddresses(type);
         return all.isEmpty() ? null : all.get(0);
     }
 
-    List<TransportAddress> xorAddresses(int type) {
+    public List<TransportAddress> xorAddresses(int type) {
         List<TransportAddress> out = new ArrayList<>();
         for (Attribute a : attributes) {
             if (a.type == type) {
@@ -148,7 +148,7 @@ final class StunResponse {
         return out;
     }
 
-    List<Integer> unknownAttributes() {
+    public List<Integer> unknownAttributes() {
         Attribute a = attribute(AttributeType.UNKNOWN_ATTRIBUTES);
         List<Integer> out = new ArrayList<>();
         for (int i = 0; a != null && i + 1 < a.valueLength; i += 2) {
@@ -158,7 +158,7 @@ final class StunResponse {
     }
 
     /** Whether the message carries an integrity attribute of this type that verifies with {@code key}. */
-    boolean integrityValid(int integrityType, byte[] key) {
+    public boolean integrityValid(int integrityType, byte[] key) {
         Attribute a = attribute(integrityType);
         return a != null && new MessageIntegrity(bytes.length).verify(buffer, 0, a.attributeOffset, key);
     }
