@@ -210,13 +210,18 @@ public final class StreamRegistry implements AutoCloseable {
         return counters;
     }
 
-    /** Disconnects every publisher. */
+    /** Disconnects every publisher, then drops every stream (on its loop, after the publisher's end). */
     @Override
     public void close() {
         for (LiveStream s : streams.values()) {
             if (!s.ended()) {
                 s.session().disconnect("the origin is shutting down");
             }
+            s.eventLoop().execute(() -> {
+                if (streams.remove(s.name(), s)) {
+                    s.dispose();
+                }
+            });
         }
     }
 }
