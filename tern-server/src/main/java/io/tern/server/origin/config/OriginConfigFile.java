@@ -46,7 +46,8 @@ public final class OriginConfigFile {
         return parse(file.toString(), lines);
     }
 
-    static List<OptionOccurrence> parse(String fileName, List<String> lines) {
+    /** The occurrences of {@code lines}, read as the file {@code fileName}. */
+    public static List<OptionOccurrence> parse(String fileName, List<String> lines) {
         List<OptionOccurrence> out = new ArrayList<>();
         String stream = null;
         for (int i = 0; i < lines.size(); i++) {

@@ -7,6 +7,7 @@ import io.tern.server.origin.OriginServer;
 import io.tern.server.origin.auth.PublishTokens;
 import io.tern.server.origin.config.OptionOccurrence;
 import io.tern.server.origin.config.OriginConfig;
+import io.tern.server.origin.config.OriginConfigFile;
 import io.tern.server.origin.config.OriginOption;
 import io.tern.server.origin.config.OriginOptions;
 import io.tern.server.origin.harness.Harness;
@@ -37,6 +38,11 @@ final class OriginFixture implements AutoCloseable {
             .build();
 
     OriginFixture(String... options) throws Exception {
+        this(List.of(), options);
+    }
+
+    /** With {@code fileLines} as its configuration file (stream sections), then the options. */
+    OriginFixture(List<String> fileLines, String... options) throws Exception {
         List<OptionOccurrence> cli = new ArrayList<>();
         add(cli, OriginOptions.LISTEN, "127.0.0.1");
         add(cli, OriginOptions.RTMP_PORT, Integer.toString(Harness.freePort()));
@@ -51,7 +57,7 @@ final class OriginFixture implements AutoCloseable {
             }
             add(cli, row, eq < 0 ? "" : option.substring(eq + 1));
         }
-        server = OriginServer.start(OriginConfig.assemble(List.of(), cli));
+        server = OriginServer.start(OriginConfig.assemble(OriginConfigFile.parse("origin.conf", fileLines), cli));
     }
 
     private static void add(List<OptionOccurrence> cli, OriginOption<?> row, String value) {
