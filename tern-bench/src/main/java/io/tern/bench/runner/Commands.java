@@ -1,0 +1,31 @@
+package io.tern.bench.runner;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Short helper commands the runners call (versions, git), bounded in time. */
+public final class Commands {
+    private Commands() {}
+
+    /** The first line the command prints (stdout and stderr), or "unknown"; bounded by 20 s. */
+    public static String firstLine(List<String> command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "unknown";
+            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return out.isEmpty()
+                    ? "unknown"
+                    : out.lines().findFirst().orElse("unknown").trim();
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+}
