@@ -1,7 +1,5 @@
 package io.tern.bench.origin.viewer;
 
-import java.util.Locale;
-
 /** Things a viewer does that are not requests but say how it kept up. */
 public enum ViewerEvent {
     /** Fell out of the playlist window and joined again at the live edge. */
@@ -10,8 +8,4 @@ public enum ViewerEvent {
     SEGMENT_FALLBACK,
     /** LL: a delta update skipped a segment the viewer still needed; the next reload is a full one. */
     FULL_RELOAD_NEEDED;
-
-    public String label() {
-        return name().toLowerCase(Locale.ROOT);
-    }
 }
