@@ -125,6 +125,12 @@ final class LoadReport {
         r.put(Fields.GENERATOR_CPU_US_PER_REQUEST, round(generatorUsPerRequest, 2));
         r.put("generator_loop_cpu_percent", round(100 * loopCpu / seconds, 1));
         r.put("generator_loop_cpu_us_per_request", round(requests == 0 ? Double.NaN : loopCpu * 1e6 / requests, 2));
+        long allocated = in.b().loopAllocatedBytes() - in.a().loopAllocatedBytes();
+        r.put(
+                "generator_loop_bytes_allocated_per_request",
+                round(
+                        requests == 0 || in.a().loopAllocatedBytes() < 0 ? Double.NaN : allocated / (double) requests,
+                        1));
         r.put("generator_timer_lag_p99_ms", timerLagP99);
         r.put(Fields.GENERATOR_COSTLIER, generatorUsPerRequest > serverUsPerRequest);
         r.put(Fields.GENERATOR_BOTTLENECK, bottleneck(generatorPercent, c.loopThreads(), cpus, timerLagP99));

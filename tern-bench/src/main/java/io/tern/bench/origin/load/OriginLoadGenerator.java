@@ -107,13 +107,21 @@ public final class OriginLoadGenerator {
         }
         ProcessTree server = new ProcessTree(config.serverPid());
         long self = ProcessHandle.current().pid();
+        long[] loopThreadIds = new long[loops.size()];
+        for (int i = 0; i < loops.size(); i++) {
+            loopThreadIds[i] = loops.get(i)
+                    .eventLoop()
+                    .submit(() -> Thread.currentThread().threadId())
+                    .get();
+        }
+        Allocations allocations = new Allocations(loopThreadIds);
         // Sampling from the start keeps its code compiled before the window; it counts only the window.
         ResourceSampler sampler = new ResourceSampler(server, fromNs, toNs).start();
-        Snapshot.take(server, self, config.publisherPid());
+        Snapshot.take(server, self, config.publisherPid(), allocations);
         sleepUntil(fromNs);
-        Snapshot a = Snapshot.take(server, self, config.publisherPid());
+        Snapshot a = Snapshot.take(server, self, config.publisherPid(), allocations);
         sleepUntil(toNs);
-        Snapshot b = Snapshot.take(server, self, config.publisherPid());
+        Snapshot b = Snapshot.take(server, self, config.publisherPid(), allocations);
         sampler.close();
         long pss = server.pssBytes();
         int processes = server.pids().size();
@@ -166,15 +174,16 @@ public final class OriginLoadGenerator {
         }
     }
 
-    /** CPU counters of everything measured, at one moment. */
+    /** CPU counters of everything measured, and the loops' allocations, at one moment. */
     record Snapshot(
             long nowNs,
             long serverTicks,
             long generatorTicks,
             long loopTicks,
+            long loopAllocatedBytes,
             long publisherTicks,
             MachineCpu machine) {
-        static Snapshot take(ProcessTree server, long self, long publisherPid) {
+        static Snapshot take(ProcessTree server, long self, long publisherPid, Allocations allocations) {
             long pub = 0;
             if (publisherPid > 0 && ProcStats.alive(publisherPid)) {
                 try {
@@ -188,6 +197,7 @@ public final class OriginLoadGenerator {
                     server.cpuTicks(),
                     ProcStats.cpuTicks(self),
                     ProcessTree.threadTicks(self, LOOP_THREAD),
+                    allocations.bytes(),
                     pub,
                     MachineCpu.now());
         }

@@ -40,6 +40,26 @@ public final class OriginSummary {
         OriginChart.write(cells, title, png);
     }
 
+    /**
+     * The preamble lines ("- ...") of an existing summary, between its title and its first
+     * section, so that rebuilding it keeps the run's conditions; empty if there is none.
+     */
+    public static List<String> preambleOf(Path md) throws IOException {
+        List<String> out = new ArrayList<>();
+        if (!Files.exists(md)) {
+            return out;
+        }
+        for (String line : Files.readAllLines(md)) {
+            if (line.startsWith("## ")) {
+                break;
+            }
+            if (line.startsWith("- ") && !line.startsWith("- summary rebuilt from")) {
+                out.add(line);
+            }
+        }
+        return out;
+    }
+
     /** For each planned run (server, mode, viewers, repeat), its last attempt: disturbed attempts were redone. */
     static List<RunRecord> finalAttempts(List<RunRecord> rows) {
         Map<String, RunRecord> last = new LinkedHashMap<>();

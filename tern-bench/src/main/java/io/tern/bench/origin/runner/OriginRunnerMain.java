@@ -182,6 +182,11 @@ public final class OriginRunnerMain implements Callable<Integer> {
     @Option(names = "--summarize", description = "only rebuild the .md and .png from this JSONL file")
     Path summarize;
 
+    @Option(
+            names = "--note",
+            description = "a line for the summary's notes, e.g. why a run is provisional (repeatable)")
+    List<String> extraNotes = new ArrayList<>();
+
     private final List<String> notes = new ArrayList<>();
     private List<String> commandLine = List.of();
 
@@ -190,15 +195,14 @@ public final class OriginRunnerMain implements Callable<Integer> {
         repoRoot = repoRoot.toAbsolutePath().normalize();
         if (summarize != null) {
             String stem = summarize.getFileName().toString().replaceFirst("\\.jsonl$", "");
-            OriginSummary.write(
-                    summarize,
-                    summarize.resolveSibling(stem + ".md"),
-                    summarize.resolveSibling(stem + ".png"),
-                    List.of("- rebuilt from `" + summarize.getFileName() + "`"),
-                    List.of());
+            Path md = summarize.resolveSibling(stem + ".md");
+            List<String> preamble = new ArrayList<>(OriginSummary.preambleOf(md));
+            preamble.add("- summary rebuilt from `" + summarize.getFileName() + "` on " + LocalDate.now());
+            OriginSummary.write(summarize, md, summarize.resolveSibling(stem + ".png"), preamble, extraNotes);
             return 0;
         }
         applyDefaults();
+        notes.addAll(extraNotes);
         List<ViewerMode> modeList = modes.stream().map(ViewerMode::parse).toList();
         List<String> serverList =
                 servers.stream().map(s -> s.trim().toLowerCase(Locale.ROOT)).toList();
@@ -477,7 +481,13 @@ public final class OriginRunnerMain implements Callable<Integer> {
 
     public static void main(String[] args) {
         OriginRunnerMain m = new OriginRunnerMain();
-        m.commandLine = List.of(args);
+        // The script passes --repo-root itself; the summary shows what the user typed.
+        List<String> shown = new ArrayList<>(List.of(args));
+        int i = shown.indexOf("--repo-root");
+        if (i >= 0 && i + 1 < shown.size()) {
+            shown.subList(i, i + 2).clear();
+        }
+        m.commandLine = shown;
         System.exit(new CommandLine(m).execute(args));
     }
 }

@@ -39,9 +39,10 @@ class LoadReportTest {
         OriginLoadConfig c =
                 new OriginLoadConfig(8080, "/hls/s.m3u8", ViewerMode.CLASSIC, 10, 1, 1, 10, true, 1, 1000, 65536, 0, 0);
         // 10 s: the server used 0.5 s of CPU, the generator 0.2 s, the publisher 3 s.
-        OriginLoadGenerator.Snapshot a = new OriginLoadGenerator.Snapshot(0, 100, 1000, 500, 0, new MachineCpu(0, 0));
+        OriginLoadGenerator.Snapshot a =
+                new OriginLoadGenerator.Snapshot(0, 100, 1000, 500, 0, 0, new MachineCpu(0, 0));
         OriginLoadGenerator.Snapshot b =
-                new OriginLoadGenerator.Snapshot(10 * S, 150, 1020, 515, 300, new MachineCpu(500, 2000));
+                new OriginLoadGenerator.Snapshot(10 * S, 150, 1020, 515, 64_000, 300, new MachineCpu(500, 2000));
         ResourceSampler sampler = new ResourceSampler(new ProcessTree(0), 0, 10 * S).start();
         sampler.close();
         RunRecord r = LoadReport.build(
@@ -53,6 +54,7 @@ class LoadReportTest {
         assertThat(r.number(Fields.SERVER_CPU_US_PER_REQUEST)).isEqualTo(500);
         assertThat(r.number(Fields.GENERATOR_CPU_US_PER_REQUEST)).isEqualTo(200);
         assertThat(r.number("generator_loop_cpu_us_per_request")).isEqualTo(150);
+        assertThat(r.number("generator_loop_bytes_allocated_per_request")).isEqualTo(64);
         assertThat(r.flag(Fields.GENERATOR_COSTLIER)).isFalse();
         assertThat(r.number(Fields.PUBLISHER_CPU_PERCENT)).isEqualTo(30);
         // Machine: 25% of 2 CPUs for 10 s = 5 CPU-s; minus 0.5 + 0.2 + 3 leaves 1.3 s: 13% of a CPU.

@@ -145,5 +145,8 @@ class OriginSummaryTest {
                 .contains("- a note")
                 .contains("![CPU per request and peak RSS against viewers](r.png)");
         assertThat(Files.size(dir.resolve("r.png"))).isGreaterThan(1000);
+        // Rebuilding keeps the run's own preamble.
+        assertThat(OriginSummary.preambleOf(dir.resolve("r.md"))).containsExactly("- preamble line");
+        assertThat(OriginSummary.preambleOf(dir.resolve("none.md"))).isEmpty();
     }
 }
