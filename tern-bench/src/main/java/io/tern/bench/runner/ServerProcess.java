@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -66,11 +67,25 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess start(
             List<String> command, Path workDir, Path log, BooleanSupplier ready, String what, long readyTimeoutMs)
             throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command)
+        return start(command, Map.of(), workDir, log, ready, what, readyTimeoutMs);
+    }
+
+    /** As above, with {@code environment} added to the process's environment. */
+    public static ServerProcess start(
+            List<String> command,
+            Map<String, String> environment,
+            Path workDir,
+            Path log,
+            BooleanSupplier ready,
+            String what,
+            long readyTimeoutMs)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(workDir.toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+                .redirectOutput(log.toFile());
+        pb.environment().putAll(environment);
+        Process p = pb.start();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readyTimeoutMs);
         try {
             while (true) {

@@ -19,6 +19,9 @@ final class LoadReport {
     /** Viewer timers firing later than this (p99) mean the generator cannot keep the players' schedule. */
     static final double TIMER_LAG_LIMIT_MS = 50;
 
+    /** Every CPU this busy: generator and server queued for CPU behind each other and other processes. */
+    static final double MACHINE_SATURATED_SHARE = 0.95;
+
     record Inputs(
             OriginLoadConfig config,
             RequestStats stats,
@@ -136,6 +139,7 @@ final class LoadReport {
         r.put(Fields.GENERATOR_BOTTLENECK, bottleneck(generatorPercent, c.loopThreads(), cpus, timerLagP99));
         r.put(Fields.PUBLISHER_CPU_PERCENT, round(100 * publisherCpu / seconds, 1));
         r.put("machine_busy_percent", round(100 * machineBusy, 1));
+        r.put(Fields.MACHINE_SATURATED, machineBusy >= MACHINE_SATURATED_SHARE);
         r.put("machine_cpus", cpus);
         r.put(Fields.OTHER_CPU_PERCENT, round(100 * other / seconds, 1));
         return r;

@@ -38,6 +38,7 @@ public final class Fields {
     public static final String GENERATOR_COSTLIER = "generator_costlier_than_server";
     public static final String PUBLISHER_CPU_PERCENT = "publisher_cpu_percent";
     public static final String OTHER_CPU_PERCENT = "other_cpu_percent";
+    public static final String MACHINE_SATURATED = "machine_saturated";
     public static final String DISTURBED = "disturbed";
     public static final String LOAD_BEFORE = "load_average_before";
     public static final String ATTEMPT = "attempt";

@@ -221,6 +221,10 @@ public final class OriginSummary {
                 out.add(who + ": disturbed (other processes " + fmt(r.number(Fields.OTHER_CPU_PERCENT), 0)
                         + "% of a CPU; load before " + r.string(Fields.LOAD_BEFORE) + ")");
             }
+            if (r.flag(Fields.MACHINE_SATURATED)) {
+                out.add(who + ": every CPU was busy (" + fmt(r.number("machine_busy_percent"), 0)
+                        + "%): server and generator waited for CPU, so latencies and delays are the machine's");
+            }
             if (r.number(Fields.ERRORS) > 0) {
                 out.add(who + ": " + (long) r.number(Fields.ERRORS) + " errors: " + r.string(Fields.ERROR_DETAIL));
             }
@@ -236,7 +240,7 @@ public final class OriginSummary {
         return String.format(
                 Locale.ROOT,
                 "%,.0f req/s, %d errors, server %.1f µs/req (%.0f%% CPU, peak RSS %.1f MiB), generator %.1f µs/req%s, "
-                        + "part p99 %s ms, release p99 %s ms, edge %s, other CPU %.0f%%",
+                        + "part p99 %s ms, release p99 %s ms, edge %s, other CPU %.0f%%%s",
                 r.number(Fields.REQUESTS_PER_SECOND),
                 (long) r.number(Fields.ERRORS),
                 r.number(Fields.SERVER_CPU_US_PER_REQUEST),
@@ -249,7 +253,8 @@ public final class OriginSummary {
                 fmt(r.number(Fields.PART_DELAY_P99_MS), 1),
                 fmt(r.number(Fields.RELEASE_LATENESS_P99_MS), 1),
                 fmt(r.number(Fields.EDGE_ADVANCE), 3),
-                r.number(Fields.OTHER_CPU_PERCENT));
+                r.number(Fields.OTHER_CPU_PERCENT),
+                r.flag(Fields.MACHINE_SATURATED) ? " (MACHINE SATURATED: every CPU busy)" : "");
     }
 
     static String fmt(double v, int decimals) {

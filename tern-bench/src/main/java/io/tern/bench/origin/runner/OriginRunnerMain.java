@@ -140,6 +140,18 @@ public final class OriginRunnerMain implements Callable<Integer> {
     @Option(names = "--tern-build-timeout-ms", defaultValue = "900000")
     long ternBuildTimeoutMs;
 
+    @Option(
+            names = "--profile-tern",
+            description =
+                    "attach async-profiler to every Tern run: a CPU flame graph tern-cpu.html in each run directory")
+    boolean profileTern;
+
+    @Option(
+            names = "--async-profiler",
+            defaultValue = "bench/results/tmp/async-profiler-4.2/linux-x64/libasyncProfiler.so",
+            description = "libasyncProfiler.so for --profile-tern (bench/origin/run fetches it from Maven Central)")
+    Path asyncProfiler;
+
     @Option(names = "--nginx", defaultValue = "/usr/sbin/nginx")
     String nginx;
 
@@ -343,7 +355,21 @@ public final class OriginRunnerMain implements Callable<Integer> {
                         notes.add("warning: Tern was built from a working tree with uncommitted main sources: "
                                 + String.join(", ", dirty));
                     }
-                    out.put(s, new TernOrigin(launcher, repoRoot, build, segmentTargetMs, partTargetMs, ternArgs));
+                    Path profiler = null;
+                    if (profileTern) {
+                        profiler = repoRoot.resolve(asyncProfiler);
+                        if (!Files.isRegularFile(profiler)) {
+                            System.err.println("bench/origin/run: --profile-tern needs " + profiler);
+                            return null;
+                        }
+                        notes.add(
+                                "Tern ran with async-profiler attached (CPU sampling every 1 ms): its figures include "
+                                        + "the profiler's cost; flame graphs are tern-cpu.html in the run directories");
+                    }
+                    out.put(
+                            s,
+                            new TernOrigin(
+                                    launcher, repoRoot, build, segmentTargetMs, partTargetMs, ternArgs, profiler));
                 }
                 default -> {
                     System.err.println("bench/origin/run: unknown server '" + s + "' (tern or nginx)");

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Tern's origin, {@code ./tern origin} (or a frozen snapshot of that launcher), with 1 s segments
@@ -18,6 +19,7 @@ final class TernOrigin extends Origin {
     private final int segmentTargetMs;
     private final int partTargetMs;
     private final List<String> extraArgs;
+    private final Path profiler;
     private String version;
 
     TernOrigin(
@@ -26,13 +28,15 @@ final class TernOrigin extends Origin {
             String build,
             int segmentTargetMs,
             int partTargetMs,
-            List<String> extraArgs) {
+            List<String> extraArgs,
+            Path profiler) {
         this.launcher = launcher;
         this.repoRoot = repoRoot;
         this.build = build;
         this.segmentTargetMs = segmentTargetMs;
         this.partTargetMs = partTargetMs;
         this.extraArgs = extraArgs;
+        this.profiler = profiler;
     }
 
     @Override
@@ -73,10 +77,26 @@ final class TernOrigin extends Origin {
         return c;
     }
 
+    /**
+     * With a profiler, async-profiler is loaded into Tern's JVM through {@code JAVA_TOOL_OPTIONS}
+     * (the launcher's own flags stay), sampling CPU (kernel stacks too) from start-up to exit,
+     * and writes a flame graph into the run directory when the server stops.
+     */
+    Map<String, String> environment(Ports ports) {
+        if (profiler == null) {
+            return Map.of();
+        }
+        return Map.of(
+                "JAVA_TOOL_OPTIONS",
+                "-agentpath:" + profiler + "=start,event=cpu,interval=1ms,file="
+                        + ports.runDir().resolve("tern-cpu.html"));
+    }
+
     @Override
     ServerProcess start(Ports ports, long readyTimeoutMs) throws IOException, InterruptedException {
         return ServerProcess.start(
                 command(ports),
+                environment(ports),
                 ports.runDir(),
                 ports.runDir().resolve("stdout.log"),
                 () -> ServerProcess.accepts(ports.httpPort()),

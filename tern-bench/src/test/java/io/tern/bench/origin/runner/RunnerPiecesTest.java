@@ -81,12 +81,20 @@ class RunnerPiecesTest {
 
     @Test
     void ternRunsWithOneSecondSegmentsAndTwoHundredMillisecondParts() {
-        TernOrigin t = new TernOrigin(List.of("./tern", "origin"), Path.of("."), "test", 1000, 200, List.of("--x"));
+        TernOrigin t =
+                new TernOrigin(List.of("./tern", "origin"), Path.of("."), "test", 1000, 200, List.of("--x"), null);
         Origin.Ports ports = new Origin.Ports(37002, 38002, Path.of("/tmp/run-2"));
         assertThat(String.join(" ", t.command(ports)))
                 .isEqualTo("./tern origin --listen 127.0.0.1 --rtmp-port 37002 --http-port 38002 "
                         + "--segment-target-ms 1000 --part-target-ms 200 --no-publish-auth --x");
         assertThat(t.entryPath()).isEqualTo("/live/stream/index.m3u8");
         assertThat(t.publishUrl(ports)).isEqualTo("rtmp://127.0.0.1:37002/live/stream");
+        assertThat(t.environment(ports)).isEmpty();
+        TernOrigin profiled = new TernOrigin(
+                List.of("./tern", "origin"), Path.of("."), "test", 1000, 200, List.of(), Path.of("/ap/lib.so"));
+        assertThat(profiled.environment(ports))
+                .containsEntry(
+                        "JAVA_TOOL_OPTIONS",
+                        "-agentpath:/ap/lib.so=start,event=cpu,interval=1ms,file=/tmp/run-2/tern-cpu.html");
     }
 }
