@@ -13,6 +13,18 @@ import java.util.Map;
  * and 200 ms parts, listening on 127.0.0.1 only, publishing without a token.
  */
 final class TernOrigin extends Origin {
+    /**
+     * Every viewer of the benchmark connects from 127.0.0.1, and Tern bounds connections and held
+     * requests per client IP (256 and 512 by default), which would refuse most of a large cell.
+     * nginx has no such bound, so equivalent settings lift Tern's above anything a cell needs
+     * (4000 viewers: 8000 connections, up to three held requests each).
+     */
+    static final List<String> LOOPBACK_LIMITS = List.of(
+            "--max-http-connections", "20000",
+            "--max-http-connections-per-ip", "20000",
+            "--max-held-requests", "20000",
+            "--max-held-requests-per-ip", "20000");
+
     private final List<String> launcher;
     private final Path repoRoot;
     private final String build;
@@ -73,6 +85,7 @@ final class TernOrigin extends Origin {
                 "--part-target-ms",
                 Integer.toString(partTargetMs),
                 "--no-publish-auth"));
+        c.addAll(LOOPBACK_LIMITS);
         c.addAll(extraArgs);
         return c;
     }

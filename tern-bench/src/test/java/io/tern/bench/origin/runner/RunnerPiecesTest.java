@@ -86,7 +86,9 @@ class RunnerPiecesTest {
         Origin.Ports ports = new Origin.Ports(37002, 38002, Path.of("/tmp/run-2"));
         assertThat(String.join(" ", t.command(ports)))
                 .isEqualTo("./tern origin --listen 127.0.0.1 --rtmp-port 37002 --http-port 38002 "
-                        + "--segment-target-ms 1000 --part-target-ms 200 --no-publish-auth --x");
+                        + "--segment-target-ms 1000 --part-target-ms 200 --no-publish-auth "
+                        + "--max-http-connections 20000 --max-http-connections-per-ip 20000 "
+                        + "--max-held-requests 20000 --max-held-requests-per-ip 20000 --x");
         assertThat(t.entryPath()).isEqualTo("/live/stream/index.m3u8");
         assertThat(t.publishUrl(ports)).isEqualTo("rtmp://127.0.0.1:37002/live/stream");
         assertThat(t.environment(ports)).isEmpty();
