@@ -9,6 +9,11 @@ import java.util.concurrent.TimeUnit;
 public final class Commands {
     private Commands() {}
 
+    /** The repository's HEAD as a short hash, or "unknown". */
+    public static String gitShortHead(java.nio.file.Path repoRoot) {
+        return firstLine(List.of("git", "-C", repoRoot.toString(), "rev-parse", "--short", "HEAD"));
+    }
+
     /** The first line the command prints (stdout and stderr), or "unknown"; bounded by 20 s. */
     public static String firstLine(List<String> command) {
         try {

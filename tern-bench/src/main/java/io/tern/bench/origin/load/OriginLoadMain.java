@@ -5,6 +5,7 @@ import io.tern.bench.origin.viewer.ViewerMode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The viewer load generator alone, against an origin you started: prints one JSON line. */
@@ -38,20 +39,8 @@ public final class OriginLoadMain implements Callable<Integer> {
     @Option(names = "--measure-seconds", defaultValue = "30")
     double measureSeconds;
 
-    @Option(
-            names = "--renditions",
-            defaultValue = "all",
-            description = "all: the variant and its separate audio rendition; first: the variant only")
-    String renditions;
-
-    @Option(names = "--loop-threads", defaultValue = "1", description = "generator event loop threads")
-    int loopThreads;
-
-    @Option(names = "--request-timeout-ms", defaultValue = "10000")
-    long requestTimeoutMs;
-
-    @Option(names = "--max-playlist-bytes", defaultValue = "1048576")
-    int maxPlaylistBytes;
+    @Mixin
+    GeneratorOptions generator = new GeneratorOptions();
 
     @Option(names = "--server-pid", defaultValue = "0", description = "root of the server's process tree, for /proc")
     long serverPid;
@@ -61,7 +50,7 @@ public final class OriginLoadMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        OriginLoadConfig c = new OriginLoadConfig(
+        OriginLoadConfig c = generator.config(
                 port,
                 path,
                 ViewerMode.parse(mode),
@@ -69,23 +58,11 @@ public final class OriginLoadMain implements Callable<Integer> {
                 rampSeconds,
                 settleSeconds,
                 measureSeconds,
-                parseRenditions(renditions),
-                loopThreads,
-                requestTimeoutMs,
-                maxPlaylistBytes,
                 serverPid,
                 publisherPid);
         RunRecord r = new OriginLoadGenerator(c).run();
         System.out.println(r.toJson());
         return 0;
-    }
-
-    public static boolean parseRenditions(String s) {
-        return switch (s) {
-            case "all" -> true;
-            case "first" -> false;
-            default -> throw new IllegalArgumentException("--renditions must be all or first, not '" + s + "'");
-        };
     }
 
     public static void main(String[] args) {

@@ -1,5 +1,6 @@
 package io.tern.bench.origin.runner;
 
+import io.tern.bench.origin.load.GeneratorOptions;
 import io.tern.bench.origin.load.OriginLoadConfig;
 import io.tern.bench.origin.load.OriginLoadGenerator;
 import io.tern.bench.origin.load.ProcessTree;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -76,20 +78,8 @@ public final class OriginRunnerMain implements Callable<Integer> {
             description = "server CPU with the stream published and no viewers (default 5; quick 3)")
     Double idleSeconds;
 
-    @Option(
-            names = "--renditions",
-            defaultValue = "all",
-            description = "all (video and Tern's separate audio) or first")
-    String renditions;
-
-    @Option(names = "--loop-threads", defaultValue = "1", description = "generator event loop threads (default 1)")
-    int loopThreads;
-
-    @Option(names = "--request-timeout-ms", defaultValue = "10000")
-    long requestTimeoutMs;
-
-    @Option(names = "--max-playlist-bytes", defaultValue = "1048576")
-    int maxPlaylistBytes;
+    @Mixin
+    GeneratorOptions generator = new GeneratorOptions();
 
     @Option(
             names = "--quiet-load",
@@ -108,7 +98,7 @@ public final class OriginRunnerMain implements Callable<Integer> {
     @Option(
             names = "--disturbed-cpu-percent",
             defaultValue = "20",
-            description = "a run during which other processes used more CPU than this (% of one CPU) is redone")
+            description = "a run during which other processes used more CPU than this (%% of one CPU) is redone")
     double disturbedCpuPercent;
 
     @Option(names = "--max-attempts", defaultValue = "3", description = "attempts per run when disturbed (default 3)")
@@ -428,7 +418,7 @@ public final class OriginRunnerMain implements Callable<Integer> {
                         / io.tern.bench.load.ProcStats.CLOCK_TICKS_PER_SECOND
                         / ((System.nanoTime() - n0) / 1e9);
                 idleRss = tree.rssBytes();
-                OriginLoadConfig c = new OriginLoadConfig(
+                OriginLoadConfig c = generator.config(
                         ports.httpPort(),
                         origin.entryPath(),
                         spec.mode(),
@@ -436,10 +426,6 @@ public final class OriginRunnerMain implements Callable<Integer> {
                         rampSeconds,
                         settleSeconds,
                         measure,
-                        io.tern.bench.origin.load.OriginLoadMain.parseRenditions(renditions),
-                        loopThreads,
-                        requestTimeoutMs,
-                        maxPlaylistBytes,
                         server.pid(),
                         pub.pid());
                 g = new OriginLoadGenerator(c).run();
@@ -498,8 +484,8 @@ public final class OriginRunnerMain implements Callable<Integer> {
                 quietTimeoutSeconds,
                 disturbedCpuPercent,
                 maxAttempts,
-                renditions,
-                loopThreads));
+                generator.renditions(),
+                generator.loopThreads()));
         p.add("- raw results: `" + jsonl.getFileName()
                 + "`; per-run directories (commands, logs) in `bench/results/tmp/`");
         return p;
