@@ -91,6 +91,8 @@ final class LoadReport {
         r.put(Fields.PART_DELAY_P50_MS, ms(s.partDelayUs(), 50));
         r.put(Fields.PART_DELAY_P99_MS, ms(s.partDelayUs(), 99));
         r.put("part_delay_max_ms", ms(s.partDelayUs(), 100));
+        r.put(Fields.VARIANT_PART_DELAY_P50_MS, ms(s.variantPartDelayUs(), 50));
+        r.put(Fields.VARIANT_PART_DELAY_P99_MS, ms(s.variantPartDelayUs(), 99));
         r.put("segment_deliveries", s.segmentDelayUs().getTotalCount());
         r.put(Fields.SEGMENT_DELAY_P50_MS, ms(s.segmentDelayUs(), 50));
         r.put(Fields.SEGMENT_DELAY_P99_MS, ms(s.segmentDelayUs(), 99));

@@ -43,8 +43,8 @@ public final class Phases implements ViewerRecorder {
     }
 
     @Override
-    public void delivered(String rendition, RequestKind kind, long msn, int part, long nowNs) {
-        at(nowNs).delivered(rendition, kind, msn, part, nowNs);
+    public void delivered(String rendition, int renditionIndex, RequestKind kind, long msn, int part, long nowNs) {
+        at(nowNs).delivered(rendition, renditionIndex, kind, msn, part, nowNs);
     }
 
     @Override

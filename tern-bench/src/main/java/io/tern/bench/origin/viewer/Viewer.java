@@ -133,8 +133,9 @@ public abstract class Viewer {
         recorder.completed(ex.kind(), nowNs - ex.sentNs(), bodyBytes, nowNs);
         switch (ex.kind()) {
             case INIT -> r.initFetched = ex.path();
-            case SEGMENT -> recorder.delivered(r.playlistPath, RequestKind.SEGMENT, ex.msn(), -1, nowNs);
-            case PART, HINTED_PART -> recorder.delivered(r.playlistPath, ex.kind(), ex.msn(), ex.part(), nowNs);
+            case SEGMENT -> recorder.delivered(r.playlistPath, r.index, RequestKind.SEGMENT, ex.msn(), -1, nowNs);
+            case PART, HINTED_PART ->
+                recorder.delivered(r.playlistPath, r.index, ex.kind(), ex.msn(), ex.part(), nowNs);
             default -> throw new IllegalStateException("media answer for " + ex.kind());
         }
         pump(nowNs);

@@ -12,8 +12,11 @@ public interface ViewerRecorder {
 
     void failed(RequestKind kind, Failure cause, long nowNs);
 
-    /** A part ({@code part >= 0}) or whole segment ({@code part < 0}) of a rendition arrived complete. */
-    void delivered(String rendition, RequestKind kind, long msn, int part, long nowNs);
+    /**
+     * A part ({@code part >= 0}) or whole segment ({@code part < 0}) of a rendition arrived
+     * complete; {@code renditionIndex} is the viewer's (0: the variant, 1: its separate audio).
+     */
+    void delivered(String rendition, int renditionIndex, RequestKind kind, long msn, int part, long nowNs);
 
     /** A blocking reload asking for {@code _HLS_msn=msn&_HLS_part=part} was answered with {@code playlist}. */
     void released(MediaPlaylist playlist, long msn, int part, long nowNs);

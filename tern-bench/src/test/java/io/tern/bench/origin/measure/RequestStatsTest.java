@@ -34,9 +34,13 @@ class RequestStatsTest {
     void hintedPartsMarkExistenceEvenBeforeTheWindowAndDeliveriesBeforeListingCountAsZero() {
         MediaTimeline t = new MediaTimeline();
         RequestStats s = new RequestStats(t, 1000 * MS, 2000 * MS);
-        s.delivered("/v.m3u8", RequestKind.HINTED_PART, 3, 1, 1200 * MS);
-        assertThat(s.deliveredBeforeListed()).isEqualTo(1);
-        assertThat(s.partDelayUs().getTotalCount()).isEqualTo(1);
+        s.delivered("/v.m3u8", 0, RequestKind.HINTED_PART, 3, 1, 1200 * MS);
+        s.delivered("/a.m3u8", 1, RequestKind.HINTED_PART, 3, 1, 1200 * MS);
+        assertThat(s.deliveredBeforeListed()).isEqualTo(2);
+        assertThat(s.partDelayUs().getTotalCount()).isEqualTo(2);
+        assertThat(s.variantPartDelayUs().getTotalCount())
+                .as("the variant's parts alone")
+                .isEqualTo(1);
         assertThat(s.partDelayUs().getMaxValue()).isZero();
         assertThat(s.segmentDelayUs().getTotalCount()).isZero();
     }

@@ -30,7 +30,8 @@ class OriginSummaryTest {
                 .put(Fields.SERVER_RSS_PEAK_BYTES, (long) (rssMiB * MIB))
                 .put(Fields.SERVER_RSS_MEAN_BYTES, (long) (rssMiB * MIB))
                 .put(Fields.SERVER_PSS_BYTES, (long) (rssMiB * MIB / 2))
-                .put(Fields.PART_DELAY_P99_MS, mode.equals("ll") ? 150.0 : null)
+                .put(Fields.PART_DELAY_P99_MS, mode.equals("ll") ? 250.0 : null)
+                .put(Fields.VARIANT_PART_DELAY_P99_MS, mode.equals("ll") ? 150.0 : null)
                 .put(Fields.RELEASE_LATENESS_P99_MS, mode.equals("ll") ? 12.0 : null)
                 .put(Fields.PART_TARGET_MS, mode.equals("ll") || server.equals("tern") ? 208.34 : 0.0)
                 .put(Fields.EDGE_ADVANCE, 1.001)
@@ -105,7 +106,7 @@ class OriginSummaryTest {
             if (r.string(Fields.MODE).equals("ll")) {
                 r.put(Fields.ERRORS, 2)
                         .put(Fields.RELEASE_LATENESS_P99_MS, 25.0)
-                        .put(Fields.PART_DELAY_P99_MS, 300.0);
+                        .put(Fields.VARIANT_PART_DELAY_P99_MS, 300.0);
             }
             worse.add(r);
         }

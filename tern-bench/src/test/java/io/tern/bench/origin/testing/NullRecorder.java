@@ -15,7 +15,7 @@ public final class NullRecorder implements ViewerRecorder {
     public void failed(RequestKind kind, Failure cause, long nowNs) {}
 
     @Override
-    public void delivered(String rendition, RequestKind kind, long msn, int part, long nowNs) {}
+    public void delivered(String rendition, int renditionIndex, RequestKind kind, long msn, int part, long nowNs) {}
 
     @Override
     public void released(MediaPlaylist playlist, long msn, int part, long nowNs) {}

@@ -31,7 +31,7 @@ final class RecordingRecorder implements ViewerRecorder {
     }
 
     @Override
-    public void delivered(String rendition, RequestKind kind, long msn, int part, long nowNs) {
+    public void delivered(String rendition, int renditionIndex, RequestKind kind, long msn, int part, long nowNs) {
         delivered.add(new Delivered(rendition, kind, msn, part));
     }
 
