@@ -15,7 +15,7 @@ import io.tern.bench.origin.viewer.Exchange;
 import io.tern.bench.origin.viewer.Failure;
 
 /**
- * One of a viewer's two keep-alive HTTP/1.1 connections, opened when its first request is ready
+ * One of a viewer's keep-alive HTTP/1.1 connections, opened when its first request is ready
  * and again after the server closes it. Netty's {@code HttpResponseDecoder} frames the answers;
  * media bodies are only counted (their buffers are released at once), playlist bodies are
  * gathered into one pooled buffer per connection, bounded, and handed to the loop's

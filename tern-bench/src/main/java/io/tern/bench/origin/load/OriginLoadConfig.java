@@ -7,7 +7,7 @@ import io.tern.bench.origin.viewer.ViewerMode;
  *
  * @param port the origin's HTTP port on 127.0.0.1
  * @param entryPath the playlist a viewer opens (multivariant, or a media playlist)
- * @param viewers simulated viewers, each with two keep-alive connections
+ * @param viewers simulated viewers, each with two keep-alive connections per rendition
  * @param rampSeconds viewers start evenly over this time
  * @param settleSeconds after the ramp, before the measured window opens
  * @param measureSeconds the measured window: every figure counts only what happened in it
@@ -62,8 +62,12 @@ public record OriginLoadConfig(
         }
     }
 
-    /** Open files this run needs: two sockets per viewer plus the JVM's own. */
+    /** Open files this run may need: two sockets per viewer and rendition (two at most), plus the JVM's own. */
     public long filesNeeded() {
-        return 2L * viewers + 256;
+        return filesNeeded(viewers);
+    }
+
+    public static long filesNeeded(int viewers) {
+        return 4L * viewers + 256;
     }
 }

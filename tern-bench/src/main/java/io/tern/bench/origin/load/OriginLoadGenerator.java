@@ -54,7 +54,7 @@ public final class OriginLoadGenerator {
         long limit = ProcessTree.openFilesLimit();
         if (limit >= 0 && limit < config.filesNeeded()) {
             throw new IOException(config.viewers() + " viewers need " + config.filesNeeded()
-                    + " open files (two connections each), but this process may open " + limit
+                    + " open files (two connections per rendition), but this process may open " + limit
                     + ": raise it with ulimit -n (bench/origin/run does)");
         }
         MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(

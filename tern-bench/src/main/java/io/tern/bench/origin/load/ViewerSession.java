@@ -3,20 +3,18 @@ package io.tern.bench.origin.load;
 import io.tern.bench.origin.viewer.Exchange;
 import io.tern.bench.origin.viewer.Viewer;
 
-/** A viewer engine with its two connections, on one event loop. */
+/** A viewer engine with its connections (two per rendition, made when first used), on one event loop. */
 final class ViewerSession {
     private final ViewerLoop loop;
     private final int id;
     private final Viewer viewer;
-    private final HttpConnection[] connections = new HttpConnection[2];
+    private final HttpConnection[] connections = new HttpConnection[Exchange.MAX_CONNECTIONS];
     long scheduledNs = Long.MAX_VALUE;
 
     ViewerSession(ViewerLoop loop, int id, Viewer viewer) {
         this.loop = loop;
         this.id = id;
         this.viewer = viewer;
-        connections[Exchange.PLAYLISTS] = new HttpConnection(this, Exchange.PLAYLISTS);
-        connections[Exchange.MEDIA] = new HttpConnection(this, Exchange.MEDIA);
     }
 
     ViewerLoop loop() {
@@ -33,9 +31,13 @@ final class ViewerSession {
 
     /** Drains the viewer's outputs: sends every ready request, then re-arms its timer. */
     void flush(long nowNs) {
-        for (int c = 0; c < connections.length; c++) {
+        int n = viewer.connections();
+        for (int c = 0; c < n; c++) {
             Exchange ex = viewer.exchange(c);
             if (ex.state() == Exchange.State.READY) {
+                if (connections[c] == null) {
+                    connections[c] = new HttpConnection(this, c);
+                }
                 connections[c].send(ex, nowNs);
             }
         }
@@ -44,18 +46,26 @@ final class ViewerSession {
 
     void checkTimeouts(long nowNs, long timeoutNs) {
         for (HttpConnection c : connections) {
-            c.checkTimeout(nowNs, timeoutNs);
+            if (c != null) {
+                c.checkTimeout(nowNs, timeoutNs);
+            }
         }
     }
 
     void stop() {
         viewer.stop();
         for (HttpConnection c : connections) {
-            c.close();
+            if (c != null) {
+                c.close();
+            }
         }
     }
 
     long connects() {
-        return connections[0].connects() + connections[1].connects();
+        long n = 0;
+        for (HttpConnection c : connections) {
+            n += c == null ? 0 : c.connects();
+        }
+        return n;
     }
 }

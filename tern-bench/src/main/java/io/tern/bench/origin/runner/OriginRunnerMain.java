@@ -222,7 +222,8 @@ public final class OriginRunnerMain implements Callable<Integer> {
             System.err.println("bench/origin/run: nothing to run for servers " + serverList + " and modes " + modes);
             return 2;
         }
-        long needed = 2L * viewers.stream().mapToInt(Integer::intValue).max().orElse(0) + 256;
+        long needed = OriginLoadConfig.filesNeeded(
+                viewers.stream().mapToInt(Integer::intValue).max().orElse(0));
         long limit = ProcessTree.openFilesLimit();
         if (limit >= 0 && limit < needed) {
             System.err.println("bench/origin/run: open files limit " + limit + " is below the " + needed
@@ -470,7 +471,7 @@ public final class OriginRunnerMain implements Callable<Integer> {
                 + "zerolatency, GOP 30 (1 s), 2.5 Mbit/s, AAC 128 kbit/s, RTMP, -re");
         p.add(String.format(
                 Locale.ROOT,
-                "- method: fresh server and publisher per run; viewers (2 keep-alive HTTP/1.1 connections each) start "
+                "- method: fresh server and publisher per run; viewers (2 keep-alive HTTP/1.1 connections per rendition) start "
                         + "evenly over %.0f s, then %.0f s settle, then a %.0f s measured window (only it is counted); "
                         + "%d repeat(s); before each run a quiet check (load average <= %.2f, CPUs <= %.0f%% busy over 2 s, "
                         + "at most %d s of waiting); a run during which other processes used more than %.0f%% of a CPU is "

@@ -29,10 +29,7 @@ public final class ClassicViewer extends Viewer {
     }
 
     @Override
-    boolean nextMedia(Rendition r, MediaPlaylist mp, Exchange ex, boolean hints, long nowNs) {
-        if (hints) {
-            return false;
-        }
+    boolean nextMedia(Rendition r, MediaPlaylist mp, Exchange ex, long nowNs) {
         MediaPlaylist.Segment s = mp.segment(r.nextMsn);
         if (s == null) {
             return false;

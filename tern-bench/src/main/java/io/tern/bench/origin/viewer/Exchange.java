@@ -1,16 +1,24 @@
 package io.tern.bench.origin.viewer;
 
 /**
- * The request slot of one of a viewer's two connections. HTTP/1.1 without pipelining carries one
+ * The request slot of one of a viewer's connections. HTTP/1.1 without pipelining carries one
  * request at a time, so each connection has exactly one slot, reused for every request: the
  * viewer fills it ({@link State#READY}), the adapter writes it and marks it sent, and the answer
  * comes back to the viewer naming the slot. Nothing is allocated per request.
  */
 public final class Exchange {
-    /** Connection 0 carries playlists, connection 1 media (init, segments, parts). */
-    public static final int PLAYLISTS = 0;
+    /** Two renditions at most (the variant and its audio), two connections each. */
+    public static final int MAX_CONNECTIONS = 4;
 
-    public static final int MEDIA = 1;
+    /** The connection that carries rendition {@code rendition}'s playlist (0 also the entry playlist). */
+    public static int playlistConnection(int rendition) {
+        return 2 * rendition;
+    }
+
+    /** The connection that carries rendition {@code rendition}'s init segment, segments and parts. */
+    public static int mediaConnection(int rendition) {
+        return 2 * rendition + 1;
+    }
 
     public enum State {
         IDLE,

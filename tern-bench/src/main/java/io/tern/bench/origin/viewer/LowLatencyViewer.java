@@ -99,7 +99,7 @@ public final class LowLatencyViewer extends Viewer {
     }
 
     @Override
-    boolean nextMedia(Rendition r, MediaPlaylist mp, Exchange ex, boolean hints, long nowNs) {
+    boolean nextMedia(Rendition r, MediaPlaylist mp, Exchange ex, long nowNs) {
         // Bounded: each turn either prepares a request or moves past one finished segment.
         for (int guard = 0; guard < 4; guard++) {
             long m = r.nextMsn;
@@ -111,9 +111,6 @@ public final class LowLatencyViewer extends Viewer {
             if (seg != null) {
                 boolean behind = mp.openMsn() - m >= 2;
                 if ((r.nextPart == 0 && behind) || listedParts == 0) {
-                    if (hints) {
-                        return false;
-                    }
                     recorder.event(ViewerEvent.SEGMENT_FALLBACK, nowNs);
                     ex.prepare(RequestKind.SEGMENT, r.index, seg.uri(), m, -1, SkipMode.NONE);
                     r.nextMsn = m + 1;
@@ -128,15 +125,12 @@ public final class LowLatencyViewer extends Viewer {
             }
             MediaPlaylist.Part part = mp.part(m, r.nextPart);
             if (part != null) {
-                if (hints) {
-                    return false;
-                }
                 ex.prepare(RequestKind.PART, r.index, part.uri(), m, part.index(), SkipMode.NONE);
                 advancePart(r, m, part.index());
                 return true;
             }
             MediaPlaylist.PreloadHint hint = mp.hint();
-            if (hints && hint != null && hint.msn() == m && hint.index() == r.nextPart) {
+            if (hint != null && hint.msn() == m && hint.index() == r.nextPart) {
                 ex.prepare(RequestKind.HINTED_PART, r.index, hint.uri(), m, hint.index(), SkipMode.NONE);
                 advancePart(r, m, hint.index());
                 return true;

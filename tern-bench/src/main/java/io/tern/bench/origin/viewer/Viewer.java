@@ -7,14 +7,19 @@ import java.util.List;
 
 /**
  * One simulated player, as an engine with no sockets and no clock: answers and time go in, the
- * two request slots ({@link #exchange}) and {@link #nextDeadlineNs()} come out. Connection 0
- * carries the playlists of every rendition, one at a time; connection 1 the init segments,
- * segments and parts, one at a time. The subclasses decide what to ask for: {@link ClassicViewer}
- * polls and fetches segments, {@link LowLatencyViewer} blocks on reloads and fetches parts.
+ * request slots ({@link #exchange}) and {@link #nextDeadlineNs()} come out. Each rendition has two
+ * connections, as hls.js has a playlist loader and a fragment loader per rendition: one for its
+ * playlist ({@link Exchange#playlistConnection}), one for its init segment, segments and parts
+ * ({@link Exchange#mediaConnection}), each carrying one request at a time. A stream with audio
+ * muxed into the variant (nginx-rtmp) therefore uses two connections per viewer, one with a
+ * separate audio rendition (Tern) four; sharing one media connection between the renditions made
+ * each rendition's held preload hint delay the other's parts by up to a part. The subclasses
+ * decide what to ask for: {@link ClassicViewer} polls and fetches segments,
+ * {@link LowLatencyViewer} blocks on reloads and fetches parts.
  *
- * <p>The viewer joins at {@code startAtNs}: it loads the entry playlist (multivariant or media),
- * then the first variant's playlist and, when {@code allRenditions} and the variant has a
- * separate audio rendition, that one too.
+ * <p>The viewer joins at {@code startAtNs}: it loads the entry playlist (multivariant or media)
+ * on connection 0, then the first variant's playlist and, when {@code allRenditions} and the
+ * variant has a separate audio rendition, that one too.
  */
 public abstract class Viewer {
     /** Retry delay before any playlist has told the target duration. */
@@ -47,13 +52,12 @@ public abstract class Viewer {
     private final String entryPath;
     private final boolean allRenditions;
     private final long startAtNs;
-    private final Exchange[] exchanges = {new Exchange(Exchange.PLAYLISTS), new Exchange(Exchange.MEDIA)};
+    private final Exchange[] exchanges = new Exchange[Exchange.MAX_CONNECTIONS];
     final Rendition[] renditions = new Rendition[MAX_RENDITIONS];
     int renditionCount;
     private boolean started;
     private boolean stopped;
     private long entryRetryNs = Long.MAX_VALUE;
-    private int mediaTurn;
     private long deadlineNs;
 
     protected Viewer(String entryPath, boolean allRenditions, long startAtNs, ViewerRecorder recorder) {
@@ -62,11 +66,19 @@ public abstract class Viewer {
         this.startAtNs = startAtNs;
         this.recorder = recorder;
         this.deadlineNs = startAtNs;
+        for (int i = 0; i < exchanges.length; i++) {
+            exchanges[i] = new Exchange(i);
+        }
     }
 
     /** The request slot of connection {@code connection}; the adapter sends it when {@code READY}. */
     public final Exchange exchange(int connection) {
         return exchanges[connection];
+    }
+
+    /** Connections this viewer uses now: two per rendition (two before it knows its renditions). */
+    public final int connections() {
+        return 2 * Math.max(1, renditionCount);
     }
 
     /** When {@link #onTimer} must next be called; {@code Long.MAX_VALUE} for never. */
@@ -81,7 +93,8 @@ public abstract class Viewer {
     public final void onTimer(long nowNs) {
         if (!started && !stopped && nowNs >= startAtNs) {
             started = true;
-            exchanges[Exchange.PLAYLISTS].prepare(RequestKind.MULTIVARIANT, -1, entryPath, 0, 0, SkipMode.NONE);
+            exchanges[Exchange.playlistConnection(0)].prepare(
+                    RequestKind.MULTIVARIANT, -1, entryPath, 0, 0, SkipMode.NONE);
         }
         pump(nowNs);
     }
@@ -92,7 +105,7 @@ public abstract class Viewer {
         deadlineNs = Long.MAX_VALUE;
     }
 
-    /** A 200 answer on connection 0, parsed. */
+    /** A 200 answer on a playlist connection, parsed. */
     public final void onPlaylist(Exchange ex, Playlist playlist, long bodyBytes, long nowNs) {
         ex.finish();
         if (stopped) {
@@ -123,7 +136,7 @@ public abstract class Viewer {
         pump(nowNs);
     }
 
-    /** A 200 answer on connection 1, its body fully received. */
+    /** A 200 answer on a media connection, its body fully received. */
     public final void onMedia(Exchange ex, long bodyBytes, long nowNs) {
         ex.finish();
         if (stopped) {
@@ -221,79 +234,63 @@ public abstract class Viewer {
             return;
         }
         long next = Long.MAX_VALUE;
-        Exchange p = exchanges[Exchange.PLAYLISTS];
-        if (p.state() == Exchange.State.IDLE) {
-            next = Math.min(next, choosePlaylist(p, nowNs));
+        if (renditionCount == 0) {
+            Exchange p = exchanges[Exchange.playlistConnection(0)];
+            if (p.state() == Exchange.State.IDLE) {
+                if (nowNs >= entryRetryNs) {
+                    entryRetryNs = Long.MAX_VALUE;
+                    p.prepare(RequestKind.MULTIVARIANT, -1, entryPath, 0, 0, SkipMode.NONE);
+                } else {
+                    next = entryRetryNs;
+                }
+            }
         }
-        Exchange m = exchanges[Exchange.MEDIA];
-        if (m.state() == Exchange.State.IDLE) {
-            next = Math.min(next, chooseMedia(m, nowNs));
+        for (int i = 0; i < renditionCount; i++) {
+            Rendition r = renditions[i];
+            Exchange p = exchanges[Exchange.playlistConnection(i)];
+            if (p.state() == Exchange.State.IDLE) {
+                next = Math.min(next, choosePlaylist(r, p, nowNs));
+            }
+            Exchange m = exchanges[Exchange.mediaConnection(i)];
+            if (m.state() == Exchange.State.IDLE) {
+                next = Math.min(next, chooseMedia(r, m, nowNs));
+            }
         }
         deadlineNs = next;
     }
 
-    /** Prepares the due playlist request, or returns when one will be due. */
-    private long choosePlaylist(Exchange ex, long nowNs) {
-        if (renditionCount == 0) {
-            if (nowNs >= entryRetryNs) {
-                entryRetryNs = Long.MAX_VALUE;
-                ex.prepare(RequestKind.MULTIVARIANT, -1, entryPath, 0, 0, SkipMode.NONE);
-                return Long.MAX_VALUE;
-            }
-            return entryRetryNs;
+    /** Prepares the rendition's playlist request if it is due, or returns when it will be. */
+    private long choosePlaylist(Rendition r, Exchange ex, long nowNs) {
+        if (r.playlistDueNs > nowNs) {
+            return r.playlistDueNs;
         }
-        Rendition due = null;
-        for (int i = 0; i < renditionCount; i++) {
-            Rendition r = renditions[i];
-            if (due == null || r.playlistDueNs < due.playlistDueNs) {
-                due = r;
-            }
-        }
-        if (due.playlistDueNs > nowNs) {
-            return due.playlistDueNs;
-        }
-        if (due.latest == null) {
-            ex.prepare(RequestKind.PLAYLIST, due.index, due.playlistPath, 0, 0, SkipMode.NONE);
+        if (r.latest == null) {
+            ex.prepare(RequestKind.PLAYLIST, r.index, r.playlistPath, 0, 0, SkipMode.NONE);
         } else {
-            preparePlaylist(due, due.latest, ex);
+            preparePlaylist(r, r.latest, ex);
         }
         return Long.MAX_VALUE;
     }
 
     /**
-     * Prepares the next media request: first anything available now (an init segment, a listed
-     * part or segment), renditions taking turns; only then a preload hint, which the server holds
-     * until the part is written. Returns the next retry time when nothing can be asked for.
+     * Prepares the rendition's next media request: its init segment first, then what is
+     * available now (a listed part or segment), else the preload hint, which the server holds
+     * until the part is written. Returns the retry time when nothing can be asked for yet.
      */
-    private long chooseMedia(Exchange ex, long nowNs) {
-        long retry = Long.MAX_VALUE;
-        for (int pass = 0; pass < 2; pass++) {
-            boolean hints = pass == 1;
-            for (int k = 0; k < renditionCount; k++) {
-                int i = (mediaTurn + k) % renditionCount;
-                Rendition r = renditions[i];
-                if (r.latest == null || !r.joined) {
-                    continue;
-                }
-                if (nowNs < r.mediaRetryNs) {
-                    retry = Math.min(retry, r.mediaRetryNs);
-                    continue;
-                }
-                boolean prepared;
-                String map = r.latest.mapUri();
-                if (!hints && map != null && !map.equals(r.initFetched)) {
-                    ex.prepare(RequestKind.INIT, r.index, map, 0, 0, SkipMode.NONE);
-                    prepared = true;
-                } else {
-                    prepared = (map == null || map.equals(r.initFetched)) && nextMedia(r, r.latest, ex, hints, nowNs);
-                }
-                if (prepared) {
-                    mediaTurn = i + 1;
-                    return Long.MAX_VALUE;
-                }
-            }
+    private long chooseMedia(Rendition r, Exchange ex, long nowNs) {
+        if (r.latest == null || !r.joined) {
+            return Long.MAX_VALUE;
         }
-        return retry;
+        if (nowNs < r.mediaRetryNs) {
+            return r.mediaRetryNs;
+        }
+        String map = r.latest.mapUri();
+        if (map != null && !map.equals(r.initFetched)) {
+            ex.prepare(RequestKind.INIT, r.index, map, 0, 0, SkipMode.NONE);
+        } else {
+            nextMedia(r, r.latest, ex, nowNs);
+        }
+        return Long.MAX_VALUE;
     }
 
     /** Sets the rendition's first media position from its first playlist. */
@@ -307,9 +304,9 @@ public abstract class Viewer {
 
     /**
      * Prepares the rendition's next media request and advances its position, or returns false
-     * when nothing is available. {@code hints}: the pass that may ask for the preload hint.
+     * when nothing is available yet.
      */
-    abstract boolean nextMedia(Rendition r, MediaPlaylist mp, Exchange ex, boolean hints, long nowNs);
+    abstract boolean nextMedia(Rendition r, MediaPlaylist mp, Exchange ex, long nowNs);
 
     /** Classic join: three segments back from the end (hls.js liveSyncDurationCount). */
     static void joinThreeSegmentsBack(Rendition r, MediaPlaylist mp) {

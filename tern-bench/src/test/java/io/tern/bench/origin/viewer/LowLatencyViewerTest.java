@@ -11,6 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /** The low-latency player's decisions, on playlists from Tern's own packager, in simulated time. */
 class LowLatencyViewerTest {
+    static final int PLAYLISTS = Exchange.playlistConnection(0);
+    static final int MEDIA = Exchange.mediaConnection(0);
+
     static final String ENTRY = "/live/stream/index.m3u8";
     static final long MS = 1_000_000L;
 
@@ -36,23 +39,30 @@ class LowLatencyViewerTest {
     private LowLatencyViewer joined(boolean allRenditions) {
         LowLatencyViewer v = new LowLatencyViewer(ENTRY, allRenditions, now, rec);
         v.onTimer(now);
-        Exchange p = ready(v, Exchange.PLAYLISTS);
+        Exchange p = ready(v, PLAYLISTS);
         p.sent(now);
         v.onPlaylist(p, PlaylistParser.parse(ENTRY, stream.multivariant()), 300, now += MS);
+        assertThat(v.connections()).isEqualTo(allRenditions ? 4 : 2);
         for (int i = 0; i < (allRenditions ? 2 : 1); i++) {
-            p = ready(v, Exchange.PLAYLISTS);
+            p = ready(v, Exchange.playlistConnection(i));
             assertThat(p.kind()).isEqualTo(RequestKind.PLAYLIST);
+            assertThat(p.path()).isEqualTo(i == 0 ? TernPlaylists.videoPath() : TernPlaylists.audioPath());
             p.sent(now);
-            v.onPlaylist(p, p.path().equals(TernPlaylists.videoPath()) ? video("") : audio(""), 3000, now += MS);
+            v.onPlaylist(p, i == 0 ? video("") : audio(""), 3000, now += MS);
         }
         return v;
     }
 
-    /** Answers media requests with 200 until the next one is the preload hint (or nothing); returns them. */
+    /** Answers the video's media requests with 200 until the next one is the preload hint (or nothing). */
     private List<Exchange> fetchAvailable(Viewer v) {
+        return fetchAvailable(v, 0);
+    }
+
+    /** The same for rendition {@code rendition}'s media connection. */
+    private List<Exchange> fetchAvailable(Viewer v, int rendition) {
         List<Exchange> done = new ArrayList<>();
         for (int guard = 0; guard < 100; guard++) {
-            Exchange m = v.exchange(Exchange.MEDIA);
+            Exchange m = v.exchange(Exchange.mediaConnection(rendition));
             if (m.state() != Exchange.State.READY || m.kind() == RequestKind.HINTED_PART) {
                 break;
             }
@@ -80,7 +90,7 @@ class LowLatencyViewerTest {
         assertThat(media.subList(1, media.size()))
                 .extracting(e -> e.kind() + " " + e.msn() + "." + e.part())
                 .containsExactly("PART 7.0", "PART 7.1", "PART 7.2", "PART 7.3", "PART 7.4", "PART 8.0", "PART 8.1");
-        Exchange hint = ready(v, Exchange.MEDIA);
+        Exchange hint = ready(v, MEDIA);
         assertThat(hint.kind()).isEqualTo(RequestKind.HINTED_PART);
         assertThat(hint.msn()).isEqualTo(8);
         assertThat(hint.part()).isEqualTo(2);
@@ -110,7 +120,7 @@ class LowLatencyViewerTest {
     void reloadsBlockForThePartAfterTheLastListedWithDeltaUpdates() {
         stream.advance(8 * 30 + 17);
         LowLatencyViewer v = joined(false);
-        Exchange p = ready(v, Exchange.PLAYLISTS);
+        Exchange p = ready(v, PLAYLISTS);
         assertThat(p.kind()).isEqualTo(RequestKind.BLOCKING_PLAYLIST);
         assertThat(p.path()).isEqualTo(TernPlaylists.videoPath());
         assertThat(p.msn()).isEqualTo(8);
@@ -121,7 +131,7 @@ class LowLatencyViewerTest {
         stream.advance(6);
         v.onPlaylist(p, video("_HLS_skip=v2"), 2000, now += 200 * MS);
         assertThat(rec.released).containsExactly(new RecordingRecorder.Released(8, 2));
-        Exchange next = ready(v, Exchange.PLAYLISTS);
+        Exchange next = ready(v, PLAYLISTS);
         assertThat(next.kind()).isEqualTo(RequestKind.BLOCKING_PLAYLIST);
         assertThat(next.msn()).isEqualTo(8);
         assertThat(next.part()).isEqualTo(3);
@@ -132,20 +142,20 @@ class LowLatencyViewerTest {
         stream.advance(8 * 30 + 17);
         LowLatencyViewer v = joined(false);
         fetchAvailable(v);
-        Exchange hint = ready(v, Exchange.MEDIA);
+        Exchange hint = ready(v, MEDIA);
         hint.sent(now);
         // While the hint is held, the part completes and a reload lists it and hints the next.
         stream.advance(6);
         v.onMedia(hint, 9000, now += 200 * MS);
         assertThat(rec.delivered.get(rec.delivered.size() - 1))
                 .isEqualTo(new RecordingRecorder.Delivered(TernPlaylists.videoPath(), RequestKind.HINTED_PART, 8, 2));
-        assertThat(v.exchange(Exchange.MEDIA).state())
+        assertThat(v.exchange(MEDIA).state())
                 .as("nothing to fetch until a newer playlist hints the next part")
                 .isEqualTo(Exchange.State.IDLE);
-        Exchange p = ready(v, Exchange.PLAYLISTS);
+        Exchange p = ready(v, PLAYLISTS);
         p.sent(now);
         v.onPlaylist(p, video(""), 2000, now += MS);
-        Exchange next = ready(v, Exchange.MEDIA);
+        Exchange next = ready(v, MEDIA);
         assertThat(next.kind()).isEqualTo(RequestKind.HINTED_PART);
         assertThat(next.msn()).isEqualTo(8);
         assertThat(next.part()).isEqualTo(3);
@@ -155,11 +165,11 @@ class LowLatencyViewerTest {
     void aViewerASegmentBehindFetchesWholeSegmentsUntilItCatchesUp() {
         stream.advance(8 * 30 + 17);
         LowLatencyViewer v = joined(false);
-        Exchange init = ready(v, Exchange.MEDIA);
+        Exchange init = ready(v, MEDIA);
         init.sent(now);
         // Three seconds pass before the init segment arrives; the viewer's playlist is now that late.
         stream.advance(3 * 30);
-        Exchange p = ready(v, Exchange.PLAYLISTS);
+        Exchange p = ready(v, PLAYLISTS);
         p.sent(now);
         v.onPlaylist(p, video(""), 2000, now += MS);
         v.onMedia(init, 800, now += MS);
@@ -176,41 +186,52 @@ class LowLatencyViewerTest {
     void aSkippedSegmentStillNeededMakesTheNextReloadAFullOne() {
         stream.advance(8 * 30 + 17);
         LowLatencyViewer v = joined(false);
-        Exchange init = ready(v, Exchange.MEDIA);
+        Exchange init = ready(v, MEDIA);
         init.sent(now);
         stream.advance(12 * 30); // far enough for a delta update to skip the viewer's position
-        Exchange p = ready(v, Exchange.PLAYLISTS);
+        Exchange p = ready(v, PLAYLISTS);
         p.sent(now);
         MediaPlaylist delta = video("_HLS_skip=v2");
         assertThat(delta.firstListedMsn()).isGreaterThan(7);
         v.onPlaylist(p, delta, 2000, now += MS);
         assertThat(rec.events).containsExactly(ViewerEvent.FULL_RELOAD_NEEDED);
         v.onMedia(init, 800, now += MS);
-        assertThat(v.exchange(Exchange.MEDIA).state())
+        assertThat(v.exchange(MEDIA).state())
                 .as("the segment it needs is not listed")
                 .isEqualTo(Exchange.State.IDLE);
-        Exchange full = ready(v, Exchange.PLAYLISTS);
+        Exchange full = ready(v, PLAYLISTS);
         assertThat(full.skip()).isEqualTo(SkipMode.NONE);
         full.sent(now);
         v.onPlaylist(full, video(""), 5000, now += MS);
-        Exchange m = ready(v, Exchange.MEDIA);
+        Exchange m = ready(v, MEDIA);
         assertThat(m.kind()).isEqualTo(RequestKind.SEGMENT);
         assertThat(m.msn()).isEqualTo(7);
-        assertThat(ready(v, Exchange.PLAYLISTS).skip()).isEqualTo(SkipMode.V2);
+        assertThat(ready(v, PLAYLISTS).skip()).isEqualTo(SkipMode.V2);
     }
 
     @Test
-    void bothRenditionsTakeTurnsOnTheMediaConnection() {
+    void eachRenditionFetchesOnItsOwnConnectionsSoOneHeldHintDoesNotDelayTheOther() {
         stream.advance(8 * 30 + 17);
         LowLatencyViewer v = joined(true);
-        List<Exchange> media = fetchAvailable(v);
-        assertThat(media.get(0).kind()).isEqualTo(RequestKind.INIT);
-        assertThat(media.get(1).kind()).isEqualTo(RequestKind.INIT);
-        assertThat(media.get(0).rendition()).isNotEqualTo(media.get(1).rendition());
-        // After the inits, parts alternate between the renditions while both have some listed.
-        assertThat(media.get(2).rendition()).isNotEqualTo(media.get(3).rendition());
-        assertThat(media.stream().filter(e -> e.rendition() == 1).count()).isGreaterThan(3);
-        assertThat(v.exchange(Exchange.MEDIA).kind()).isEqualTo(RequestKind.HINTED_PART);
+        // The video's hinted part is requested and held by the server...
+        fetchAvailable(v, 0);
+        Exchange videoHint = ready(v, Exchange.mediaConnection(0));
+        assertThat(videoHint.kind()).isEqualTo(RequestKind.HINTED_PART);
+        videoHint.sent(now);
+        // ...while the audio rendition goes on with its init segment and parts on its own connection.
+        List<Exchange> audio = fetchAvailable(v, 1);
+        assertThat(audio.get(0).kind()).isEqualTo(RequestKind.INIT);
+        assertThat(audio.get(0).path()).isEqualTo("/live/stream/i1/audio-init-0.mp4");
+        assertThat(audio.subList(1, audio.size()))
+                .isNotEmpty()
+                .allMatch(e -> e.kind() == RequestKind.PART
+                        && e.rendition() == 1
+                        && e.path().contains("/audio-p"));
+        assertThat(ready(v, Exchange.mediaConnection(1)).kind()).isEqualTo(RequestKind.HINTED_PART);
+        // And each rendition's blocking reload has its own connection too.
+        assertThat(ready(v, Exchange.playlistConnection(0)).path()).isEqualTo(TernPlaylists.videoPath());
+        assertThat(ready(v, Exchange.playlistConnection(1)).path()).isEqualTo(TernPlaylists.audioPath());
+        assertThat(v.exchange(Exchange.playlistConnection(1)).kind()).isEqualTo(RequestKind.BLOCKING_PLAYLIST);
     }
 
     @Test
@@ -220,17 +241,18 @@ class LowLatencyViewerTest {
         List<Exchange> media = fetchAvailable(v);
         assertThat(media).allMatch(e -> e.rendition() == 0);
         assertThat(media).allMatch(e -> e.path().contains("/video"));
+        assertThat(v.connections()).isEqualTo(2);
     }
 
     @Test
     void aPlaylistWithoutPartsIsFollowedLikeAClassicPlayer() {
         LowLatencyViewer v = new LowLatencyViewer("/hls/stream.m3u8", true, now, rec);
         v.onTimer(now);
-        Exchange p = ready(v, Exchange.PLAYLISTS);
+        Exchange p = ready(v, PLAYLISTS);
         p.sent(now);
         v.onPlaylist(p, ClassicViewerTest.nginx(0, 9), 400, now += MS);
-        assertThat(ready(v, Exchange.MEDIA).msn()).isEqualTo(7);
-        assertThat(v.exchange(Exchange.PLAYLISTS).state()).isEqualTo(Exchange.State.IDLE);
+        assertThat(ready(v, MEDIA).msn()).isEqualTo(7);
+        assertThat(v.exchange(PLAYLISTS).state()).isEqualTo(Exchange.State.IDLE);
         assertThat(v.nextDeadlineNs()).isEqualTo(now - MS + 500 * MS);
     }
 }
