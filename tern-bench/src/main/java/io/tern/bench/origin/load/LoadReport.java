@@ -121,6 +121,7 @@ final class LoadReport {
         r.put(Fields.SERVER_CPU_PERCENT, round(100 * serverCpu / seconds, 1));
         r.put(Fields.SERVER_PEAK_CPU_PERCENT, round(in.sampler().peakCpuPercent(), 1));
         r.put(Fields.SERVER_CPU_US_PER_REQUEST, round(serverUsPerRequest, 2));
+        r.put(Fields.SERVER_CPU_US_PER_VIEWER_SECOND, round(serverCpu * 1e6 / c.viewers() / seconds, 2));
         r.put(Fields.SERVER_RSS_PEAK_BYTES, in.sampler().peakRssBytes());
         r.put(Fields.SERVER_RSS_MEAN_BYTES, in.sampler().meanRssBytes());
         r.put(Fields.SERVER_PSS_BYTES, in.pssBytes());

@@ -91,7 +91,8 @@ final class Goals {
                 n == 0 ? "–" : String.join("; ", parts),
                 n == 0 ? NOT_MEASURED : all ? MET : MISSED,
                 "server CPU (utime+stime of its process tree, /proc) over the measured window ÷ requests answered 200 "
-                        + "in it; median of the repeats; ratio Tern/nginx per viewer count");
+                        + "in it; median of the repeats; ratio Tern/nginx per viewer count; beside it the ratio of CPU per "
+                        + "viewer (Tern's viewers make about twice the requests: video and audio apart)");
     }
 
     static Row rss750(Map<String, CellMedians> cells) {

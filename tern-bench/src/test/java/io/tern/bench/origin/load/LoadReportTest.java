@@ -52,6 +52,9 @@ class LoadReportTest {
         assertThat(r.string(Fields.ERROR_DETAIL)).isEqualTo("segment http_5xx 1");
         assertThat(r.number(Fields.REQUESTS_PER_SECOND)).isEqualTo(100);
         assertThat(r.number(Fields.SERVER_CPU_US_PER_REQUEST)).isEqualTo(500);
+        assertThat(r.number(Fields.SERVER_CPU_US_PER_VIEWER_SECOND))
+                .as("0.5 s / 10 viewers / 10 s")
+                .isEqualTo(5000);
         assertThat(r.number(Fields.GENERATOR_CPU_US_PER_REQUEST)).isEqualTo(200);
         assertThat(r.number("generator_loop_cpu_us_per_request")).isEqualTo(150);
         assertThat(r.number("generator_loop_bytes_allocated_per_request")).isEqualTo(64);

@@ -25,6 +25,7 @@ class OriginSummaryTest {
                 .put(Fields.ERRORS, 0)
                 .put(Fields.REQUESTS_PER_SECOND, 100.0)
                 .put(Fields.SERVER_CPU_US_PER_REQUEST, usPerRequest)
+                .put(Fields.SERVER_CPU_US_PER_VIEWER_SECOND, usPerRequest * (server.equals("tern") ? 6 : 3))
                 .put(Fields.GENERATOR_CPU_US_PER_REQUEST, usPerRequest / 2)
                 .put(Fields.SERVER_CPU_PERCENT, usPerRequest / 10)
                 .put(Fields.SERVER_RSS_PEAK_BYTES, (long) (rssMiB * MIB))
@@ -141,7 +142,7 @@ class OriginSummaryTest {
         assertThat(md)
                 .contains("- preamble line")
                 .contains("| classic | 750 | tern | 3 | 100 | 0 | 42.0 |")
-                .contains("| 750 | 0.84 |")
+                .contains("| 750 | 0.84 | 1.68 |")
                 .contains("## Goals (issue 14), cell by cell")
                 .contains("- a note")
                 .contains("![CPU per request and peak RSS against viewers](r.png)");
