@@ -19,8 +19,9 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
- * Chooses Netty's native epoll transport when the platform has it (recvmmsg, SO_REUSEPORT) and
- * falls back to NIO, which supports only one relay thread per listening port.
+ * The one transport selection of every adapter (relay, WebSocket, and the HTTP, RTMP and SRT
+ * listeners): Netty's native epoll transport when the platform has it (recvmmsg, SO_REUSEPORT),
+ * else NIO, which supports only one relay thread per listening port.
  */
 public final class NettyTransports {
     private NettyTransports() {}
@@ -42,9 +43,17 @@ public final class NettyTransports {
         return epoll() ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     }
 
-    /** For outgoing TCP connections (the RTMP push client). */
+    /** For outgoing TCP connections (the RTMP push client, WebSocket clients). */
     public static Class<? extends SocketChannel> socketChannel() {
         return epoll() ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    public static ServerSocketChannel newServerSocketChannel() {
+        return epoll() ? new EpollServerSocketChannel() : new NioServerSocketChannel();
+    }
+
+    public static SocketChannel newSocketChannel() {
+        return epoll() ? new EpollSocketChannel() : new NioSocketChannel();
     }
 
     @SuppressWarnings("deprecation")

@@ -2,6 +2,7 @@ package io.tern.server;
 
 import io.tern.server.cli.TernCommand;
 import io.tern.server.config.WarningSink;
+import io.tern.server.relay.RelayLauncher;
 
 /** {@code tern}'s entry point. */
 public final class Main {
@@ -11,9 +12,9 @@ public final class Main {
         System.exit(run(args));
     }
 
-    /** Runs {@code tern} with {@link TurnServerLaunchers#defaultLauncher()}; returns the exit code. */
+    /** Runs {@code tern}, {@code tern turn} starting the relay itself; returns the exit code. */
     public static int run(final String... args) {
-        return TernCommand.commandLine(TurnServerLaunchers.defaultLauncher(), WarningSink.systemLogger())
+        return TernCommand.commandLine(new RelayLauncher(System.out), WarningSink.systemLogger())
                 .execute(args);
     }
 }

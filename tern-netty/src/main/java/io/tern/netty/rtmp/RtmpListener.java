@@ -6,9 +6,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.util.concurrent.FastThreadLocal;
+import io.tern.netty.EventLoopFlush;
 import io.tern.netty.NettyTransports;
-import io.tern.netty.TurnFlush;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Accepts RTMP publishers on one TCP port and runs one {@link io.tern.rtmp.session.RtmpServerSession}
  * per connection on the connection's event loop ({@link RtmpServerConnection}). Writes are flushed
- * once per event-loop turn, through the loop's {@link TurnFlush}.
+ * once per event-loop turn, through the loop's {@link EventLoopFlush}.
  */
 public final class RtmpListener implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("tern");
@@ -24,7 +23,6 @@ public final class RtmpListener implements AutoCloseable {
     private final Channel server;
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong nextConnectionId = new AtomicLong(1);
-    private final FastThreadLocal<TurnFlush> flushes = new FastThreadLocal<>();
 
     private RtmpListener(
             EventLoopGroup group, InetSocketAddress bind, RtmpListenerSettings settings, RtmpIngestHandler handler)
@@ -53,7 +51,10 @@ public final class RtmpListener implements AutoCloseable {
                         ch.closeFuture().addListener(f -> open.decrementAndGet());
                         ch.pipeline()
                                 .addLast(new RtmpServerConnection(
-                                        nextConnectionId.getAndIncrement(), settings, handler, flush(ch)));
+                                        nextConnectionId.getAndIncrement(),
+                                        settings,
+                                        handler,
+                                        EventLoopFlush.of(ch.eventLoop())));
                     }
                 })
                 .bind(bind)
@@ -86,14 +87,5 @@ public final class RtmpListener implements AutoCloseable {
     @Override
     public void close() {
         server.close().syncUninterruptibly();
-    }
-
-    private TurnFlush flush(Channel ch) {
-        TurnFlush flush = flushes.get();
-        if (flush == null) {
-            flush = new TurnFlush(ch.eventLoop());
-            flushes.set(flush);
-        }
-        return flush;
     }
 }

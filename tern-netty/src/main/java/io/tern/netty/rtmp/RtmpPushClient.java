@@ -9,8 +9,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.tern.media.AccessUnit;
 import io.tern.media.codec.CodecConfig;
+import io.tern.netty.EventLoopFlush;
 import io.tern.netty.NettyTransports;
-import io.tern.netty.TurnFlush;
 import io.tern.rtmp.CloseReason;
 import io.tern.rtmp.amf.AmfValue;
 import io.tern.rtmp.handshake.HandshakeScheme;
@@ -62,7 +62,7 @@ public final class RtmpPushClient implements AutoCloseable {
         this.highWaterMarkBytes = highWaterMarkBytes;
         // The channel's loop is chosen here so that its per-turn flush can be made for it.
         EventLoop loop = group.next();
-        this.handler = new Handler(new TurnFlush(loop), settings, target, scheme);
+        this.handler = new Handler(new EventLoopFlush(loop), settings, target, scheme);
         this.channel = new Bootstrap()
                 .group(loop)
                 .channel(NettyTransports.socketChannel())
@@ -219,7 +219,7 @@ public final class RtmpPushClient implements AutoCloseable {
         private final RtmpClientSession.Target target;
         private final HandshakeScheme scheme;
 
-        Handler(TurnFlush flush, RtmpSettings settings, RtmpClientSession.Target target, HandshakeScheme scheme) {
+        Handler(EventLoopFlush flush, RtmpSettings settings, RtmpClientSession.Target target, HandshakeScheme scheme) {
             super(flush);
             this.settings = settings;
             this.target = target;

@@ -1,8 +1,9 @@
 package io.tern.netty.rtmp;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
 import io.tern.media.codec.CodecConfig;
-import io.tern.netty.TurnFlush;
+import io.tern.netty.EventLoopFlush;
 import io.tern.rtmp.CloseReason;
 import io.tern.rtmp.session.RtmpEvent;
 import io.tern.rtmp.session.RtmpEvent.Closed;
@@ -44,7 +45,8 @@ final class RtmpServerConnection extends SessionHandler<RtmpServerSession> imple
     private boolean closedByApplication;
     private int noticesLogged;
 
-    RtmpServerConnection(long connectionId, RtmpListenerSettings settings, RtmpIngestHandler handler, TurnFlush flush) {
+    RtmpServerConnection(
+            long connectionId, RtmpListenerSettings settings, RtmpIngestHandler handler, EventLoopFlush flush) {
         super(flush);
         this.connectionId = connectionId;
         this.settings = settings;
@@ -61,6 +63,11 @@ final class RtmpServerConnection extends SessionHandler<RtmpServerSession> imple
     @Override
     public InetSocketAddress remoteAddress() {
         return remote;
+    }
+
+    @Override
+    public EventLoop eventLoop() {
+        return ctx.channel().eventLoop();
     }
 
     @Override

@@ -5,7 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.tern.netty.TurnFlush;
+import io.tern.netty.EventLoopFlush;
 import io.tern.rtmp.session.RtmpEvent;
 import io.tern.rtmp.session.RtmpSession;
 import io.tern.rtmp.session.WriteSink;
@@ -15,25 +15,25 @@ import java.util.concurrent.TimeUnit;
 /**
  * Drives one {@link RtmpSession} on its channel's event loop, for the listener's connections and
  * the push client alike: bytes read go in; after every input the session's writes leave as one
- * buffer (flushed once per event-loop turn by the loop's {@link TurnFlush}) and its events go to
+ * buffer (flushed once per event-loop turn by the loop's {@link EventLoopFlush}) and its events go to
  * {@link #on}, in order; one timer is armed at the session's next deadline. Nothing here re-enters
  * the session from inside a drain.
  */
 abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandlerAdapter {
     static final System.Logger LOG = System.getLogger("tern");
 
-    private final TurnFlush flush;
+    private final EventLoopFlush flush;
     private final WriteSink writeSink = this::copyOut;
     private final Runnable onTimer = this::onTimer;
     private ByteBuf pendingOut;
     private ScheduledFuture<?> timer;
     private long timerDeadlineNs = Long.MAX_VALUE;
-    private TurnFlush.Slot slot;
+    private EventLoopFlush.Slot slot;
     S session;
     ChannelHandlerContext ctx;
 
     /** @param flush the flush of the event loop the channel is registered with */
-    SessionHandler(TurnFlush flush) {
+    SessionHandler(EventLoopFlush flush) {
         this.flush = flush;
     }
 
@@ -49,7 +49,7 @@ abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandl
     @Override
     public final void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        this.slot = new TurnFlush.Slot(ctx.channel());
+        this.slot = new EventLoopFlush.Slot(ctx.channel());
         this.session = open(ctx);
         drain();
         ctx.fireChannelActive();

@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * The server's TLS context, built from coturn-style PEM files and replaced without a restart when
@@ -35,21 +36,32 @@ public final class TlsContextSource implements AutoCloseable {
 
     private final TlsSettings settings;
     private final SslProvider provider;
+    private final Consumer<SslContextBuilder> customizer;
     private final AtomicReference<SslContext> current = new AtomicReference<>();
     private final AtomicLong reloads = new AtomicLong();
     private final Object reloadLock = new Object();
     private ScheduledExecutorService poller;
     private FileStamp loadedStamp;
 
-    private TlsContextSource(TlsSettings settings, SslProvider provider) {
+    private TlsContextSource(TlsSettings settings, SslProvider provider, Consumer<SslContextBuilder> customizer) {
         this.settings = settings;
         this.provider = provider;
+        this.customizer = customizer;
     }
 
     /** Loads the files now, failing when they can't be used, and starts polling them. */
     public static TlsContextSource load(TlsSettings settings) throws IOException, GeneralSecurityException {
+        return load(settings, builder -> {});
+    }
+
+    /**
+     * As {@link #load(TlsSettings)}, with {@code customizer} applied to every context built (ALPN for
+     * HTTP/2, its cipher defaults); a {@code cipher-list} in the settings still overrides the ciphers.
+     */
+    public static TlsContextSource load(TlsSettings settings, Consumer<SslContextBuilder> customizer)
+            throws IOException, GeneralSecurityException {
         SslProvider provider = OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
-        TlsContextSource source = new TlsContextSource(settings, provider);
+        TlsContextSource source = new TlsContextSource(settings, provider, customizer);
         FileStamp stamp = FileStamp.of(settings);
         source.current.set(source.build());
         source.loadedStamp = stamp;
@@ -135,6 +147,7 @@ public final class TlsContextSource implements AutoCloseable {
         PemFiles.checkKeyMatches(key, chain[0]);
         SslContextBuilder builder =
                 SslContextBuilder.forServer(key, chain).sslProvider(provider).protocols(protocols());
+        customizer.accept(builder);
         List<String> ciphers = ciphers(settings.cipherList());
         if (ciphers != null) {
             builder.ciphers(ciphers, SupportedCipherSuiteFilter.INSTANCE);

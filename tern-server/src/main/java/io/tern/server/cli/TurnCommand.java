@@ -91,41 +91,22 @@ public final class TurnCommand implements Callable<Integer> {
     /** Adds one option per row of {@link CoturnOptions}; unsupported ones are hidden from help. */
     void addCoturnOptions(final CommandSpec commandSpec) {
         int order = 0;
-        for (final OptionDef option : CoturnOptions.all()) {
+        for (final OptionDef<?> option : CoturnOptions.all()) {
             final boolean hidden = option.status() != Status.SUPPORTED;
-            final OptionSpec.Builder builder = OptionSpec.builder("--" + option.name())
-                    .type(String.class)
-                    .order(order++)
-                    .hidden(hidden)
-                    .hasInitialValue(false)
-                    .setter(new Collector(option));
-            if (option.arity() == Arity.FLAG) {
-                // coturn's short flags take no value (-vf is -v -f); the long forms take an optional one.
-                builder.arity("0..1").fallbackValue("").paramLabel("<on|off>");
-                if (option.shortName() != null) {
-                    builder.description("(" + option.shortName() + ") " + option.description());
-                    commandSpec.addOption(OptionSpec.builder(option.shortName())
-                            .arity("0")
-                            .type(boolean.class)
-                            .hidden(true)
-                            .hasInitialValue(false)
-                            .setter(new Collector(option))
-                            .build());
-                } else {
-                    builder.description(option.description());
-                }
-            } else {
-                if (option.shortName() != null) {
-                    builder.names("--" + option.name(), option.shortName());
-                }
-                builder.description(option.description())
-                        .paramLabel(option.paramLabel())
-                        .arity(option.arity() == Arity.REQUIRED_VALUE ? "1" : "0..1");
-                if (option.arity() == Arity.OPTIONAL_VALUE) {
-                    builder.fallbackValue("");
-                }
+            commandSpec.addOption(longOption(option, option.name(), order++, hidden));
+            for (final String alias : option.aliases()) {
+                commandSpec.addOption(longOption(option, alias, order++, true));
             }
-            commandSpec.addOption(builder.build());
+            if (option.shortFlag() != null && option.arity() == Arity.FLAG) {
+                // coturn's short flags take no value (-vf is -v -f); the long forms take an optional one.
+                commandSpec.addOption(OptionSpec.builder(option.shortFlag())
+                        .arity("0")
+                        .type(boolean.class)
+                        .hidden(true)
+                        .hasInitialValue(false)
+                        .setter(new Collector(option, option.name()))
+                        .build());
+            }
         }
         commandSpec
                 .usageMessage()
@@ -133,16 +114,44 @@ public final class TurnCommand implements Callable<Integer> {
                         "",
                         "Also accepted for coturn compatibility, ignored with one warning each:",
                         CoturnOptions.withStatus(Status.UNSUPPORTED).stream()
-                                        .map(o -> o.name() + (o.shortName() == null ? "" : " (" + o.shortName() + ")"))
+                                        .map(TurnCommand::namesOf)
                                         .collect(Collectors.joining(", "))
                                 + ".",
                         "Accepted silently (Tern always behaves this way): "
                                 + CoturnOptions.withStatus(Status.ALWAYS_TRUE).stream()
-                                        .map(OptionDef::name)
+                                        .map(TurnCommand::namesOf)
                                         .collect(Collectors.joining(", "))
                                 + ".",
                         "",
                         "Exit codes: 0 normal end, 2 invalid option or configuration, 1 failure while running.");
+    }
+
+    /** {@code --name}, with the row's short flag when it takes a value ({@code -p, --listening-port}). */
+    private OptionSpec longOption(final OptionDef<?> option, final String name, final int order, final boolean hidden) {
+        final OptionSpec.Builder builder = OptionSpec.builder("--" + name)
+                .type(String.class)
+                .order(order)
+                .hidden(hidden)
+                .hasInitialValue(false)
+                .setter(new Collector(option, name));
+        final String help = option.helpWithDefault();
+        if (option.arity() == Arity.FLAG) {
+            builder.arity("0..1")
+                    .fallbackValue("")
+                    .paramLabel("<on|off>")
+                    .description(option.shortFlag() == null ? help : "(" + option.shortFlag() + ") " + help);
+        } else {
+            if (option.shortFlag() != null && name.equals(option.name())) {
+                builder.names("--" + name, option.shortFlag());
+            }
+            builder.description(help)
+                    .paramLabel(option.paramLabel())
+                    .arity(option.arity() == Arity.REQUIRED_VALUE ? "1" : "0..1");
+            if (option.arity() == Arity.OPTIONAL_VALUE) {
+                builder.fallbackValue("");
+            }
+        }
+        return builder.build();
     }
 
     @Override
@@ -165,21 +174,32 @@ public final class TurnCommand implements Callable<Integer> {
         return launcher.launch(config);
     }
 
+    /** {@code userdb (db, -b)}: the name, then its aliases and short flag. */
+    private static String namesOf(final OptionDef<?> option) {
+        final List<String> others = new ArrayList<>(option.aliases());
+        if (option.shortFlag() != null) {
+            others.add(option.shortFlag());
+        }
+        return option.name() + (others.isEmpty() ? "" : " (" + String.join(", ", others) + ")");
+    }
+
     /** Records each occurrence, in argument order, as an {@link OptionValue}. */
     private final class Collector implements ISetter {
-        private final OptionDef option;
+        private final OptionDef<?> option;
+        private final String name;
 
-        Collector(final OptionDef option) {
+        Collector(final OptionDef<?> option, final String name) {
             this.option = option;
+            this.name = name;
         }
 
         @Override
         public <T> T set(final T value) {
             if (value instanceof Boolean) {
                 // a short flag such as -v: present means on
-                commandLineValues.add(new OptionValue(option, "", ConfigSource.commandLine()));
+                commandLineValues.add(new OptionValue(option, "", ConfigSource.commandLine(), name));
             } else if (value != null) {
-                commandLineValues.add(new OptionValue(option, value.toString(), ConfigSource.commandLine()));
+                commandLineValues.add(new OptionValue(option, value.toString(), ConfigSource.commandLine(), name));
             }
             return null;
         }

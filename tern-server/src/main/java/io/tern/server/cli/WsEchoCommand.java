@@ -1,7 +1,7 @@
 package io.tern.server.cli;
 
-import io.tern.websocket.echo.WebSocketEchoServer;
-import io.tern.websocket.netty.NettyWebSocketServer;
+import io.tern.netty.websocket.WebSocketEchoServer;
+import io.tern.netty.websocket.WebSocketServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
@@ -23,7 +23,7 @@ public final class WsEchoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        NettyWebSocketServer server = WebSocketEchoServer.start(
+        WebSocketServer server = WebSocketEchoServer.start(
                 new InetSocketAddress(InetAddress.getByName(host), port), WebSocketEchoServer.echoConfig());
         System.out.println("Tern WebSocket echo server on ws://" + host + ":" + server.port() + "/");
         CountDownLatch stopped = new CountDownLatch(1);

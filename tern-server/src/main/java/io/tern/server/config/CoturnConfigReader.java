@@ -98,14 +98,14 @@ public final class CoturnConfigReader {
             }
         }
 
-        final OptionDef option = CoturnOptions.find(name);
+        final OptionDef<?> option = CoturnOptions.find(name);
         if (option == null) {
             throw new ConfigException("Unknown option '" + printable(name) + "' " + source.where());
         }
         if (line.endsWith(";")) {
             warnings.warn("Check config! Line ends with a semicolon " + source.where() + ": " + printable(line));
         }
-        return new OptionValue(option, value, source);
+        return new OptionValue(option, value, source, name);
     }
 
     /** coturn's skip_blanks: space and tab. */

@@ -1,404 +1,337 @@
 package io.tern.server.config;
 
+import static io.tern.server.config.OptionDef.supported;
+import static io.tern.server.config.OptionDef.unsupported;
+import static io.tern.server.config.OptionTypes.character;
+import static io.tern.server.config.OptionTypes.externalIp;
+import static io.tern.server.config.OptionTypes.fileRelativeToConfig;
+import static io.tern.server.config.OptionTypes.flag;
+import static io.tern.server.config.OptionTypes.integer;
+import static io.tern.server.config.OptionTypes.ip;
+import static io.tern.server.config.OptionTypes.ipRange;
+import static io.tern.server.config.OptionTypes.occurrence;
+import static io.tern.server.config.OptionTypes.optional;
+import static io.tern.server.config.OptionTypes.optionalInteger;
+import static io.tern.server.config.OptionTypes.path;
+import static io.tern.server.config.OptionTypes.port;
+import static io.tern.server.config.OptionTypes.raw;
+import static io.tern.server.config.OptionTypes.repeatable;
+import static io.tern.server.config.OptionTypes.stickyFlag;
+import static io.tern.server.config.OptionTypes.text;
+
+import io.tern.netty.stream.StreamSettings;
 import io.tern.server.config.OptionDef.Arity;
 import io.tern.server.config.OptionDef.Status;
+import io.tern.turn.policy.IpRange;
+import java.net.InetAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The table of every option name Tern recognises: coturn's own (from coturn's
+ * The option table: one row per option Tern recognises, coturn's own (from coturn's
  * {@code long_options[]} in {@code src/apps/relay/mainrelay.c}) plus Tern's few extensions.
- * Both the config-file reader and the command line are built from this one table.
+ * A row carries the option's names, its value type (parser and validation), its default, its help
+ * and, being the key of {@link OptionValues}, the field it sets. Adding an option is one row here
+ * and, if the server reads it, one accessor in {@link TurnServerConfig}.
  *
  * <p>An option not in this table is an error, in a file or on the command line.
  */
 public final class CoturnOptions {
-    private static final Map<String, OptionDef> BY_NAME = new LinkedHashMap<>();
+    private static final List<OptionDef<?>> ROWS = new ArrayList<>();
+    private static final int MAX_RELAY_THREADS = 1024;
+    private static final int MAX_REALM_CHARS = 127;
+    private static final int ANY = Integer.MAX_VALUE;
 
-    /** coturn's one-letter aliases for options Tern does not support, so that they are recognised too. */
-    private static final Map<String, String> UNSUPPORTED_SHORT_NAMES = Map.ofEntries(
-            Map.entry("listening-device", "-d"),
-            Map.entry("relay-device", "-i"),
-            Map.entry("userdb", "-b"),
-            Map.entry("bps-capacity", "-B"),
-            Map.entry("psql-userdb", "-e"),
-            Map.entry("mysql-userdb", "-M"),
-            Map.entry("mongo-userdb", "-J"),
-            Map.entry("redis-userdb", "-N"),
-            Map.entry("redis-statsdb", "-O"),
-            Map.entry("max-bps", "-s"),
-            Map.entry("keep-address-family", "-K"),
-            Map.entry("allocation-default-address-family", "-A"),
-            Map.entry("daemon", "-o"),
-            Map.entry("stun-only", "-S"));
+    // ---- listeners ------------------------------------------------------------------------------
+
+    public static final OptionDef<Integer> LISTENING_PORT = add(
+            supported("listening-port").shortFlag("-p").type(port(), 3478).help("TURN listener port for UDP and TCP."));
+
+    public static final OptionDef<Integer> TLS_LISTENING_PORT = add(supported("tls-listening-port")
+            .type(port(), 5349)
+            .help("TURN listener port for TLS (and DTLS). Needs --cert and --pkey.")
+            .note(c -> "TLS listener " + (c.tlsEnabled() ? "on" : "off") + ", DTLS listener "
+                    + (c.dtlsEnabled() ? "on" : "off")
+                    + (c.cert().isEmpty() && !(c.noTls() && c.noDtls()) ? " (no cert/pkey given)" : ""))
+            // Without cert, only the default can have been given, and read back it would need no-tls.
+            .printedIf(c -> c.cert().isPresent() || c.noTls()));
+
+    public static final OptionDef<List<InetAddress>> LISTENING_IP = add(supported("listening-ip")
+            .shortFlag("-L")
+            .type(repeatable(ip()), List.of())
+            .defaultText("'::' (every IPv4 and IPv6 address) where the host has IPv6, else 0.0.0.0")
+            .help("Listener IP address; repeat for several. '0.0.0.0' alone serves IPv4 only.")
+            .note(c -> c.listeningIps().isEmpty() ? "listening-ip: none given, every address of the host" : null));
+
+    public static final OptionDef<List<InetAddress>> RELAY_IP = add(supported("relay-ip")
+            .shortFlag("-E")
+            .type(repeatable(ip()), List.of())
+            .defaultText("for each family, a specific listening IP of it, else the host's first address of it that"
+                    + " is neither loopback nor link-local (IPv4 falls back to 127.0.0.1)")
+            .help("Relay IP address (local address used towards peers); repeat for several; the first IPv4 and"
+                    + " the first IPv6 one are used.")
+            .note(c -> c.relayIps().isEmpty() ? "relay-ip: none given, the server picks" : null));
+
+    public static final OptionDef<List<ExternalIpMapping>> EXTERNAL_IP = add(supported("external-ip")
+            .shortFlag("-X")
+            .type(repeatable(externalIp()), List.of())
+            .help("Public IP reported in XOR-RELAYED-ADDRESS when behind NAT: 'public' or 'public/private';"
+                    + " repeat the mapping form for several addresses."));
+
+    public static final OptionDef<Integer> MIN_PORT =
+            add(supported("min-port").type(port(), 49152).help("Lower bound of the UDP relay port range."));
+
+    public static final OptionDef<Integer> MAX_PORT =
+            add(supported("max-port").type(port(), 65535).help("Upper bound of the UDP relay port range."));
+
+    public static final OptionDef<Integer> RELAY_THREADS = add(supported("relay-threads")
+            .shortFlag("-m")
+            .type(integer(0, MAX_RELAY_THREADS), 1)
+            .help("Number of relay threads; 0 means one per CPU core."));
+
+    public static final OptionDef<Boolean> NO_UDP =
+            add(supported("no-udp").type(flag(), false).help("Do not start UDP client listeners."));
+    public static final OptionDef<Boolean> NO_TCP =
+            add(supported("no-tcp").type(flag(), false).help("Do not start TCP client listeners."));
+    public static final OptionDef<Boolean> NO_TLS =
+            add(supported("no-tls").type(flag(), false).help("Do not start TLS client listeners."));
+    public static final OptionDef<Boolean> NO_DTLS =
+            add(supported("no-dtls").type(flag(), false).help("Do not start DTLS client listeners."));
+
+    // ---- TCP and TLS connections (Tern extensions; coturn has no such bounds) --------------------
+
+    public static final OptionDef<Integer> MAX_TCP_CONNECTIONS = add(supported("max-tcp-connections")
+            .ternExtension()
+            .type(integer(1, ANY), StreamSettings.DEFAULT_MAX_CONNECTIONS)
+            .help("TCP and TLS client connections open at once, over all listeners; past it new connections are"
+                    + " closed at once."));
+
+    public static final OptionDef<Integer> MAX_TCP_CONNECTIONS_PER_IP = add(supported("max-tcp-connections-per-ip")
+            .ternExtension()
+            .type(integer(1, ANY), StreamSettings.DEFAULT_MAX_CONNECTIONS_PER_IP)
+            .help("TCP and TLS client connections open at once from one client IP address."));
+
+    public static final OptionDef<Integer> TCP_IDLE_TIMEOUT = add(supported("tcp-idle-timeout")
+            .ternExtension()
+            .type(integer(1, ANY), StreamSettings.DEFAULT_IDLE_TIMEOUT_SECONDS)
+            .paramLabel("<seconds>")
+            .help("A TCP or TLS connection without an allocation that received nothing for this long is closed."));
+
+    public static final OptionDef<Integer> TCP_MESSAGE_TIMEOUT = add(supported("tcp-message-timeout")
+            .ternExtension()
+            .type(integer(1, ANY), StreamSettings.DEFAULT_MESSAGE_TIMEOUT_SECONDS)
+            .paramLabel("<seconds>")
+            .help("A TCP or TLS connection whose message is still incomplete this long after its first byte is"
+                    + " closed (slow-loris defence)."));
+
+    public static final OptionDef<Integer> TLS_HANDSHAKE_TIMEOUT = add(supported("tls-handshake-timeout")
+            .ternExtension()
+            .type(integer(1, ANY), StreamSettings.DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS)
+            .paramLabel("<seconds>")
+            .help("A TLS handshake not done within this closes the connection."));
+
+    public static final OptionDef<Integer> TCP_WRITE_LOW_WATER_MARK = add(supported("tcp-write-low-water-mark")
+            .ternExtension()
+            .type(integer(0, ANY), StreamSettings.DEFAULT_WRITE_LOW_WATER_MARK_BYTES)
+            .paramLabel("<bytes>")
+            .help("Once a TCP or TLS client's send queue is back below this, data relayed to it flows again."));
+
+    public static final OptionDef<Integer> TCP_WRITE_HIGH_WATER_MARK = add(supported("tcp-write-high-water-mark")
+            .ternExtension()
+            .type(integer(1, ANY), StreamSettings.DEFAULT_WRITE_HIGH_WATER_MARK_BYTES)
+            .paramLabel("<bytes>")
+            .help("Past this many bytes queued for a TCP or TLS client, data relayed to it is dropped (and"
+                    + " counted); at least tcp-write-low-water-mark."));
+
+    // ---- authentication -------------------------------------------------------------------------
+
+    public static final OptionDef<String> REALM = add(supported("realm")
+            .shortFlag("-r")
+            .type(text("<realm>", MAX_REALM_CHARS), "tern")
+            .defaultText("'tern' (coturn falls back to the host's domain name)")
+            .help("Realm used for long-term credentials and the TURN REST API."));
+
+    public static final OptionDef<Boolean> LT_CRED_MECH = add(supported("lt-cred-mech")
+            .shortFlag("-a")
+            .type(flag(), false)
+            .help("Use the long-term credential mechanism with the static --user accounts.")
+            .note(c -> "authentication: " + c.authMode()));
+
+    public static final OptionDef<Boolean> NO_AUTH = add(supported("no-auth")
+            .shortFlag("-z")
+            .type(flag(), false)
+            .help("Allow anonymous access (open relay). Without any auth option Tern runs the TURN REST API with"
+                    + " a freshly generated secret, printed once at start."));
+
+    public static final OptionDef<List<OptionValue>> USER = add(supported("user")
+            .shortFlag("-u")
+            .type(repeatable(occurrence("<name:password>")), List.of())
+            .help("Static long-term user, 'name:password' or 'name:0x<32 hex digits>' where the key is"
+                    + " MD5(name:realm:password); repeat for several.")
+            .printer((c, showSecrets) -> c.staticUsers().stream()
+                    .map(u -> "# user: " + u.name() + " (key redacted)")
+                    .toList()));
+
+    public static final OptionDef<Boolean> USE_AUTH_SECRET = add(supported("use-auth-secret")
+            .type(flag(), false)
+            .help("TURN REST API (time-limited credentials from a shared secret). Without --static-auth-secret"
+                    + " Tern generates a random secret and prints it once."));
+
+    public static final OptionDef<List<String>> STATIC_AUTH_SECRET = add(supported("static-auth-secret")
+            .type(repeatable(raw("<secret>")), List.of())
+            .help("Shared secret for the TURN REST API; implies --use-auth-secret; repeat for several.")
+            .alsoSets(USE_AUTH_SECRET, secrets -> true)
+            .printer(CoturnOptions::secretComments));
+
+    public static final OptionDef<Character> REST_API_SEPARATOR = add(supported("rest-api-separator")
+            .shortFlag("-C")
+            .type(character(), ':')
+            .defaultText("':'")
+            .help("Timestamp/username separator in TURN REST API user names."));
+
+    // ---- limits and lifetimes -------------------------------------------------------------------
+
+    public static final OptionDef<Integer> USER_QUOTA = add(supported("user-quota")
+            .shortFlag("-q")
+            .type(integer(0, ANY), 0)
+            .help("Concurrent allocations per user; 0 means unlimited."));
+
+    public static final OptionDef<Integer> TOTAL_QUOTA = add(supported("total-quota")
+            .shortFlag("-Q")
+            .type(integer(0, ANY), 0)
+            .help("Concurrent allocations in total; 0 means unlimited."));
+
+    public static final OptionDef<Integer> MAX_ALLOCATIONS = add(supported("max-allocations")
+            .ternExtension()
+            .type(integer(1, ANY), 100_000)
+            .help("Hard upper bound on open allocations, whatever the quotas say."));
+
+    public static final OptionDef<Integer> MAX_ALLOCATE_LIFETIME = add(supported("max-allocate-lifetime")
+            .type(optionalInteger("<seconds>", 1), 3600)
+            .help("Maximum allocation lifetime in seconds.")
+            .note(c -> "default allocation lifetime: " + c.defaultAllocationLifetimeSeconds() + " s"));
+
+    public static final OptionDef<Integer> CHANNEL_LIFETIME = add(supported("channel-lifetime")
+            .type(optionalInteger("<seconds>", 1), 600)
+            .help("Channel binding lifetime in seconds."));
+
+    public static final OptionDef<Integer> PERMISSION_LIFETIME = add(supported("permission-lifetime")
+            .type(optionalInteger("<seconds>", 1), 300)
+            .help("Permission lifetime in seconds."));
+
+    public static final OptionDef<Integer> STALE_NONCE = add(supported("stale-nonce")
+            .type(optionalInteger("<seconds>", 0), 600)
+            .help("Nonce lifetime in seconds; 0 means unlimited; without a value 600."));
+
+    // ---- peers ----------------------------------------------------------------------------------
+
+    public static final OptionDef<List<IpRange>> ALLOWED_PEER_IP = add(supported("allowed-peer-ip")
+            .type(repeatable(ipRange()), List.of())
+            .help("Peer address or range explicitly allowed ('ip', 'ip1-ip2', or CIDR 'ip/n' as a Tern"
+                    + " extension); wins over --denied-peer-ip; repeat for several."));
+
+    public static final OptionDef<List<IpRange>> DENIED_PEER_IP = add(supported("denied-peer-ip")
+            .type(repeatable(ipRange()), List.of())
+            .help("Peer address or range refused (same syntax as --allowed-peer-ip); repeat for several."));
+
+    public static final OptionDef<Boolean> ALLOW_LOOPBACK_PEERS = add(supported("allow-loopback-peers")
+            .type(flag(), false)
+            .help("Allow peers on loopback addresses (127.x.x.x, ::1). For testing only."));
+
+    public static final OptionDef<Boolean> NO_MULTICAST_PEERS = add(supported("no-multicast-peers")
+            .type(flag(), false)
+            .help("Refuse peers on multicast addresses (224.0.0.0/4, ff00::/8)."));
+
+    // ---- STUN behaviour -------------------------------------------------------------------------
+
+    public static final OptionDef<Boolean> FINGERPRINT =
+            add(supported("fingerprint").shortFlag("-f").type(flag(), false).help("Add FINGERPRINT to TURN messages."));
+
+    public static final OptionDef<Boolean> SOFTWARE_ATTRIBUTE = add(supported("software-attribute")
+            .type(flag(), true)
+            .help("Send the SOFTWARE attribute ('Tern <version>').")
+            .note(c -> c.softwareAttribute().map(s -> "SOFTWARE: " + s).orElse(null)));
+
+    public static final OptionDef<Boolean> NO_SOFTWARE_ATTRIBUTE = add(supported("no-software-attribute")
+            .type(flag(), false)
+            .help("Do not send the SOFTWARE attribute (hides the version).")
+            .setsInstead(SOFTWARE_ATTRIBUTE, on -> !on));
+
+    public static final OptionDef<Boolean> STRICT_CHANNEL_NUMBERS = add(supported("strict-channel-numbers")
+            .ternExtension()
+            .type(flag(), false)
+            .help("ChannelBind accepts only RFC 8656's channel numbers, 0x4000-0x4FFF. Without it RFC 5766's"
+                    + " 0x4000-0x7FFF are accepted too, as coturn does (its turnutils_uclient uses them)."));
+
+    // ---- TLS ------------------------------------------------------------------------------------
+
+    public static final OptionDef<Optional<Path>> CERT = add(supported("cert")
+            .type(optional(fileRelativeToConfig()), Optional.empty())
+            .defaultText("none (TLS/DTLS listeners stay off)")
+            .help("Certificate file, PEM; relative paths are resolved against the config file's directory."));
+
+    public static final OptionDef<Optional<Path>> PKEY = add(supported("pkey")
+            .type(optional(fileRelativeToConfig()), Optional.empty())
+            .help("Private key file, PEM; same path rules as --cert."));
+
+    public static final OptionDef<Optional<String>> CIPHER_LIST = add(supported("cipher-list")
+            .type(optional(raw("<ciphers>")), Optional.empty())
+            .defaultText("the TLS library's default")
+            .help("Allowed cipher list for TLS/DTLS."));
+
+    public static final OptionDef<Boolean> NO_TLSV1 =
+            add(supported("no-tlsv1").type(flag(), false).help("Refuse TLS 1.0."));
+    public static final OptionDef<Boolean> NO_TLSV1_1 =
+            add(supported("no-tlsv1_1").type(flag(), false).help("Refuse TLS 1.1."));
+    public static final OptionDef<Boolean> NO_TLSV1_2 =
+            add(supported("no-tlsv1_2").type(flag(), false).help("Refuse TLS 1.2."));
+
+    // ---- operations -----------------------------------------------------------------------------
+
+    public static final OptionDef<Optional<String>> LOG_FILE = add(supported("log-file")
+            .shortFlag("-l")
+            .type(optional(raw("<file>")), Optional.empty())
+            .defaultText("standard output")
+            .help("Log file; 'stdout' or '-' for standard output, 'syslog' for the system log."));
+
+    public static final OptionDef<Boolean> VERBOSE =
+            add(supported("verbose").shortFlag("-v").type(flag(), false).help("Moderate verbose logging."));
+
+    public static final OptionDef<Boolean> VERBOSE_EXTRA = add(supported("Verbose")
+            .shortFlag("-V")
+            .type(stickyFlag(), false)
+            .help("Extra verbose logging (debugging only); once on, a later Verbose=off does not turn it off,"
+                    + " as in coturn."));
+
+    public static final OptionDef<Optional<Path>> PIDFILE = add(supported("pidfile")
+            .type(optional(path()), Optional.empty())
+            .defaultText("none (coturn: /var/run/turnserver.pid)")
+            .help("File to write the process id to."));
+
+    public static final OptionDef<Boolean> PROMETHEUS =
+            add(supported("prometheus").type(flag(), false).help("Expose Prometheus metrics on /metrics."));
+
+    public static final OptionDef<Integer> PROMETHEUS_PORT =
+            add(supported("prometheus-port").type(port(), 9641).help("Prometheus metrics port."));
+
+    // ---- accepted silently, and known coturn options Tern ignores with one warning each ----------
 
     static {
-        // ---- listeners ------------------------------------------------------------------
-        supported(
-                "listening-port",
-                "-p",
-                Arity.REQUIRED_VALUE,
-                false,
-                "<port>",
-                "TURN listener port for UDP and TCP. Default: " + TurnServerConfig.DEFAULT_LISTENING_PORT + ".");
-        supported(
-                "tls-listening-port",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<port>",
-                "TURN listener port for TLS (and DTLS). Needs --cert and --pkey. Default: "
-                        + TurnServerConfig.DEFAULT_TLS_LISTENING_PORT + ".");
-        supported(
-                "listening-ip",
-                "-L",
-                Arity.REQUIRED_VALUE,
-                true,
-                "<ip>",
-                "Listener IP address; repeat for several. Default: 0.0.0.0 (every IPv4 address); '-L ::' instead serves IPv4 and IPv6.");
-        supported(
-                "relay-ip",
-                "-E",
-                Arity.REQUIRED_VALUE,
-                true,
-                "<ip>",
-                "Relay IP address (local address used towards peers); repeat for several. "
-                        + "Default: none, the server picks from the listening addresses.");
-        supported(
-                "external-ip",
-                "-X",
-                Arity.REQUIRED_VALUE,
-                true,
-                "<public[/private]>",
-                "Public IP reported in XOR-RELAYED-ADDRESS when behind NAT: 'public' or 'public/private'; "
-                        + "repeat the mapping form for several addresses. Default: none.");
-        supported(
-                "min-port",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<port>",
-                "Lower bound of the UDP relay port range. Default: " + TurnServerConfig.DEFAULT_MIN_PORT + ".");
-        supported(
-                "max-port",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<port>",
-                "Upper bound of the UDP relay port range. Default: " + TurnServerConfig.DEFAULT_MAX_PORT + ".");
-        supported(
-                "relay-threads",
-                "-m",
-                Arity.REQUIRED_VALUE,
-                false,
-                "<n>",
-                "Number of relay threads; 0 means one per CPU core. Default: " + TurnServerConfig.DEFAULT_RELAY_THREADS
-                        + ".");
-        supported("no-udp", null, Arity.FLAG, false, "", "Do not start UDP client listeners. Default: off.");
-        supported("no-tcp", null, Arity.FLAG, false, "", "Do not start TCP client listeners. Default: off.");
-        supported("no-tls", null, Arity.FLAG, false, "", "Do not start TLS client listeners. Default: off.");
-        supported("no-dtls", null, Arity.FLAG, false, "", "Do not start DTLS client listeners. Default: off.");
-
-        // ---- TCP and TLS connections (Tern extensions; coturn has no such bounds) -------
-        supported(
-                "max-tcp-connections",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<n>",
-                "Tern extension: TCP and TLS client connections open at once, over all listeners; past it new "
-                        + "connections are closed at once. Default: " + TurnServerConfig.DEFAULT_MAX_TCP_CONNECTIONS
-                        + ".");
-        supported(
-                "max-tcp-connections-per-ip",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<n>",
-                "Tern extension: TCP and TLS client connections open at once from one client IP address. Default: "
-                        + TurnServerConfig.DEFAULT_MAX_TCP_CONNECTIONS_PER_IP + ".");
-        supported(
-                "tcp-idle-timeout",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<seconds>",
-                "Tern extension: a TCP or TLS connection without an allocation that received nothing for this "
-                        + "long is closed. Default: " + TurnServerConfig.DEFAULT_TCP_IDLE_TIMEOUT_SECONDS + ".");
-        supported(
-                "tcp-message-timeout",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<seconds>",
-                "Tern extension: a TCP or TLS connection whose message is still incomplete this long after its "
-                        + "first byte is closed (slow-loris defence). Default: "
-                        + TurnServerConfig.DEFAULT_TCP_MESSAGE_TIMEOUT_SECONDS + ".");
-        supported(
-                "tls-handshake-timeout",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<seconds>",
-                "Tern extension: a TLS handshake not done within this closes the connection. Default: "
-                        + TurnServerConfig.DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS + ".");
-        supported(
-                "tcp-write-low-water-mark",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<bytes>",
-                "Tern extension: once a TCP or TLS client's send queue is back below this, data relayed to it "
-                        + "flows again. Default: " + TurnServerConfig.DEFAULT_TCP_WRITE_LOW_WATER_MARK_BYTES + ".");
-        supported(
-                "tcp-write-high-water-mark",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<bytes>",
-                "Tern extension: past this many bytes queued for a TCP or TLS client, data relayed to it is "
-                        + "dropped (and counted); at least tcp-write-low-water-mark. Default: "
-                        + TurnServerConfig.DEFAULT_TCP_WRITE_HIGH_WATER_MARK_BYTES + ".");
-
-        // ---- authentication -------------------------------------------------------------
-        supported(
-                "realm",
-                "-r",
-                Arity.REQUIRED_VALUE,
-                false,
-                "<realm>",
-                "Realm used for long-term credentials and the TURN REST API. Default: '"
-                        + TurnServerConfig.DEFAULT_REALM + "' (coturn falls back to the host's domain name).");
-        supported(
-                "lt-cred-mech",
-                "-a",
-                Arity.FLAG,
-                false,
-                "",
-                "Use the long-term credential mechanism with the static --user accounts. Default: off.");
-        supported(
-                "no-auth",
-                "-z",
-                Arity.FLAG,
-                false,
-                "",
-                "Allow anonymous access (open relay). Default: off. Without any auth option Tern runs the "
-                        + "TURN REST API with a freshly generated secret, printed once at start.");
-        supported(
-                "user",
-                "-u",
-                Arity.REQUIRED_VALUE,
-                true,
-                "<name:password>",
-                "Static long-term user, 'name:password' or 'name:0x<32 hex digits>' where the key is "
-                        + "MD5(name:realm:password); repeat for several. Default: none.");
-        supported(
-                "use-auth-secret",
-                null,
-                Arity.FLAG,
-                false,
-                "",
-                "TURN REST API (time-limited credentials from a shared secret). Without --static-auth-secret "
-                        + "Tern generates a random secret and prints it once. Default: off.");
-        supported(
-                "static-auth-secret",
-                null,
-                Arity.REQUIRED_VALUE,
-                true,
-                "<secret>",
-                "Shared secret for the TURN REST API; implies --use-auth-secret; repeat for several. Default: none.");
-        supported(
-                "rest-api-separator",
-                "-C",
-                Arity.REQUIRED_VALUE,
-                false,
-                "<char>",
-                "Timestamp/username separator in TURN REST API user names. Default: ':'.");
-
-        // ---- limits and lifetimes -------------------------------------------------------
-        supported(
-                "user-quota",
-                "-q",
-                Arity.REQUIRED_VALUE,
-                false,
-                "<n>",
-                "Concurrent allocations per user; 0 means unlimited. Default: 0.");
-        supported(
-                "total-quota",
-                "-Q",
-                Arity.REQUIRED_VALUE,
-                false,
-                "<n>",
-                "Concurrent allocations in total; 0 means unlimited. Default: 0.");
-        supported(
-                "max-allocations",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<n>",
-                "Tern extension: hard upper bound on open allocations, whatever the quotas say. Default: "
-                        + TurnServerConfig.DEFAULT_MAX_ALLOCATIONS + ".");
-        supported(
-                "max-allocate-lifetime",
-                null,
-                Arity.OPTIONAL_VALUE,
-                false,
-                "<seconds>",
-                "Maximum allocation lifetime in seconds. Default: "
-                        + TurnServerConfig.DEFAULT_MAX_ALLOCATE_LIFETIME_SECONDS + ".");
-        supported(
-                "channel-lifetime",
-                null,
-                Arity.OPTIONAL_VALUE,
-                false,
-                "<seconds>",
-                "Channel binding lifetime in seconds. Default: " + TurnServerConfig.DEFAULT_CHANNEL_LIFETIME_SECONDS
-                        + ".");
-        supported(
-                "permission-lifetime",
-                null,
-                Arity.OPTIONAL_VALUE,
-                false,
-                "<seconds>",
-                "Permission lifetime in seconds. Default: " + TurnServerConfig.DEFAULT_PERMISSION_LIFETIME_SECONDS
-                        + ".");
-        supported(
-                "stale-nonce",
-                null,
-                Arity.OPTIONAL_VALUE,
-                false,
-                "<seconds>",
-                "Nonce lifetime in seconds; 0 means unlimited; without a value 600. Default: "
-                        + TurnServerConfig.DEFAULT_STALE_NONCE_SECONDS + ".");
-
-        // ---- peers ----------------------------------------------------------------------
-        supported(
-                "allowed-peer-ip",
-                null,
-                Arity.REQUIRED_VALUE,
-                true,
-                "<ip[-ip]>",
-                "Peer address or range explicitly allowed ('ip', 'ip1-ip2', or CIDR 'ip/n' as a Tern "
-                        + "extension); wins over --denied-peer-ip; repeat for several. Default: none.");
-        supported(
-                "denied-peer-ip",
-                null,
-                Arity.REQUIRED_VALUE,
-                true,
-                "<ip[-ip]>",
-                "Peer address or range refused (same syntax as --allowed-peer-ip); repeat for several. Default: none.");
-        supported(
-                "allow-loopback-peers",
-                null,
-                Arity.FLAG,
-                false,
-                "",
-                "Allow peers on loopback addresses (127.x.x.x, ::1). For testing only. Default: off.");
-        supported(
-                "no-multicast-peers",
-                null,
-                Arity.FLAG,
-                false,
-                "",
-                "Refuse peers on multicast addresses (224.0.0.0/4, ff00::/8). Default: off.");
-
-        // ---- STUN behaviour -------------------------------------------------------------
-        supported("fingerprint", "-f", Arity.FLAG, false, "", "Add FINGERPRINT to TURN messages. Default: off.");
-        supported(
-                "software-attribute",
-                null,
-                Arity.FLAG,
-                false,
-                "",
-                "Send the SOFTWARE attribute ('Tern <version>'). Default: on.");
-        supported(
-                "no-software-attribute",
-                null,
-                Arity.FLAG,
-                false,
-                "",
-                "Do not send the SOFTWARE attribute (hides the version). Default: off.");
-        supported(
-                "strict-channel-numbers",
-                null,
-                Arity.FLAG,
-                false,
-                "",
-                "Tern extension: ChannelBind accepts only RFC 8656's channel numbers, 0x4000-0x4FFF. Without it "
-                        + "RFC 5766's 0x4000-0x7FFF are accepted too, as coturn does (its turnutils_uclient uses them). "
-                        + "Default: off.");
-
-        // ---- TLS ------------------------------------------------------------------------
-        supported(
-                "cert",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<file>",
-                "Certificate file, PEM; relative paths are resolved against the config file's directory. "
-                        + "Default: none (TLS/DTLS listeners stay off).");
-        supported(
-                "pkey",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<file>",
-                "Private key file, PEM; same path rules as --cert. Default: none.");
-        supported(
-                "cipher-list",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<ciphers>",
-                "Allowed cipher list for TLS/DTLS. Default: the TLS library's default.");
-        supported("no-tlsv1", null, Arity.FLAG, false, "", "Refuse TLS 1.0. Default: off.");
-        supported("no-tlsv1_1", null, Arity.FLAG, false, "", "Refuse TLS 1.1. Default: off.");
-        supported("no-tlsv1_2", null, Arity.FLAG, false, "", "Refuse TLS 1.2. Default: off.");
-
-        // ---- operations -----------------------------------------------------------------
-        supported(
-                "log-file",
-                "-l",
-                Arity.REQUIRED_VALUE,
-                false,
-                "<file>",
-                "Log file; 'stdout' or '-' for standard output, 'syslog' for the system log. "
-                        + "Default: standard output.");
-        supported("verbose", "-v", Arity.FLAG, false, "", "Moderate verbose logging. Default: off.");
-        supported("Verbose", "-V", Arity.FLAG, false, "", "Extra verbose logging (debugging only). Default: off.");
-        supported(
-                "pidfile",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<file>",
-                "File to write the process id to. Default: none (coturn: /var/run/turnserver.pid).");
-        supported("prometheus", null, Arity.FLAG, false, "", "Expose Prometheus metrics on /metrics. Default: off.");
-        supported(
-                "prometheus-port",
-                null,
-                Arity.REQUIRED_VALUE,
-                false,
-                "<port>",
-                "Prometheus metrics port. Default: " + TurnServerConfig.DEFAULT_PROMETHEUS_PORT + ".");
-
-        alwaysTrue("no-cli", "Tern has no telnet CLI; accepted and ignored.");
-
-        // ---- known coturn options Tern ignores, with one warning each -------------------
+        ROWS.add(OptionDef.alwaysTrue("no-cli", "Tern has no telnet CLI; accepted and ignored."));
         for (final String flag : List.of(
                 "udp-self-balance",
                 "no-auth-pings",
                 "no-dynamic-ip-list",
                 "no-dynamic-realms",
                 "oauth",
-                "daemon",
                 "check-origin-consistency",
                 "no-udp-relay",
                 "no-tcp-relay",
-                "stun-only",
                 "no-stun",
                 "raw-public-keys",
                 "no-stdout-log",
@@ -412,7 +345,6 @@ public final class CoturnOptions {
                 "server-relay",
                 "dh566",
                 "dh1066",
-                "keep-address-family",
                 "log-binding",
                 "no-rfc5780",
                 "no-stun-backward-compatibility",
@@ -420,26 +352,17 @@ public final class CoturnOptions {
                 "respond-http-unsupported",
                 "prometheus-username-labels",
                 "version")) {
-            unsupported(flag, Arity.FLAG);
+            ROWS.add(unsupported(flag, Arity.FLAG));
         }
+        ROWS.add(unsupported("daemon", Arity.FLAG, "-o"));
+        ROWS.add(unsupported("stun-only", Arity.FLAG, "-S"));
+        ROWS.add(unsupported("keep-address-family", Arity.FLAG, "-K"));
         for (final String valued : List.of(
-                "listening-device",
                 "alt-listening-port",
                 "alt-tls-listening-port",
                 "tcp-proxy-port",
-                "relay-device",
-                "userdb",
-                "db",
-                "psql-userdb",
-                "sql-userdb",
-                "mysql-userdb",
-                "mongo-userdb",
-                "redis-userdb",
-                "redis-statsdb",
                 "prometheus-address",
                 "server-name",
-                "max-bps",
-                "bps-capacity",
                 "pkey-pwd",
                 "new-log-timestamp-format",
                 "syslog-facility",
@@ -460,58 +383,69 @@ public final class CoturnOptions {
                 "ec-curve-name",
                 "ne",
                 "secret-key-file",
-                "allocation-default-address-family",
                 "acme-redirect")) {
-            unsupported(valued, Arity.REQUIRED_VALUE);
+            ROWS.add(unsupported(valued, Arity.REQUIRED_VALUE));
         }
+        ROWS.add(unsupported("listening-device", Arity.REQUIRED_VALUE, "-d"));
+        ROWS.add(unsupported("relay-device", Arity.REQUIRED_VALUE, "-i"));
+        ROWS.add(unsupported("userdb", Arity.REQUIRED_VALUE, "db", "-b"));
+        ROWS.add(unsupported("psql-userdb", Arity.REQUIRED_VALUE, "sql-userdb", "-e"));
+        ROWS.add(unsupported("mysql-userdb", Arity.REQUIRED_VALUE, "-M"));
+        ROWS.add(unsupported("mongo-userdb", Arity.REQUIRED_VALUE, "-J"));
+        ROWS.add(unsupported("redis-userdb", Arity.REQUIRED_VALUE, "-N"));
+        ROWS.add(unsupported("redis-statsdb", Arity.REQUIRED_VALUE, "-O"));
+        ROWS.add(unsupported("max-bps", Arity.REQUIRED_VALUE, "-s"));
+        ROWS.add(unsupported("bps-capacity", Arity.REQUIRED_VALUE, "-B"));
+        ROWS.add(unsupported("allocation-default-address-family", Arity.REQUIRED_VALUE, "-A"));
     }
 
-    private static final List<OptionDef> ALL = Collections.unmodifiableList(new ArrayList<>(BY_NAME.values()));
+    private static final List<OptionDef<?>> ALL = Collections.unmodifiableList(new ArrayList<>(ROWS));
+    private static final Map<String, OptionDef<?>> BY_NAME = byName(ALL);
 
     private CoturnOptions() {}
 
-    /** The definition for {@code name} (case-sensitive, no dashes), or {@code null} if unknown. */
-    public static OptionDef find(final String name) {
+    /** The row for {@code name}, a long name or alias (case-sensitive, no dashes), or {@code null} if unknown. */
+    public static OptionDef<?> find(final String name) {
         return BY_NAME.get(name);
     }
 
-    /** Every known option, in table order. */
-    public static List<OptionDef> all() {
+    /** Every row, in table order. */
+    public static List<OptionDef<?>> all() {
         return ALL;
     }
 
-    public static List<OptionDef> withStatus(final Status status) {
+    public static List<OptionDef<?>> withStatus(final Status status) {
         return ALL.stream().filter(option -> option.status() == status).toList();
     }
 
-    private static void supported(
-            final String name,
-            final String shortName,
-            final Arity arity,
-            final boolean repeatable,
-            final String paramLabel,
-            final String description) {
-        add(new OptionDef(name, shortName, arity, repeatable, Status.SUPPORTED, paramLabel, description));
+    private static <V> OptionDef<V> add(final OptionDef.Builder<V> row) {
+        final OptionDef<V> option = row.build();
+        ROWS.add(option);
+        return option;
     }
 
-    private static void alwaysTrue(final String name, final String description) {
-        add(new OptionDef(name, null, Arity.FLAG, false, Status.ALWAYS_TRUE, "", description));
-    }
-
-    private static void unsupported(final String name, final Arity arity) {
-        add(new OptionDef(
-                name,
-                UNSUPPORTED_SHORT_NAMES.get(name),
-                arity,
-                true,
-                Status.UNSUPPORTED,
-                arity == Arity.FLAG ? "" : "<value>",
-                "coturn option not supported by Tern; ignored with a warning."));
-    }
-
-    private static void add(final OptionDef option) {
-        if (BY_NAME.putIfAbsent(option.name(), option) != null) {
-            throw new IllegalStateException("duplicate option " + option.name());
+    private static Map<String, OptionDef<?>> byName(final List<OptionDef<?>> rows) {
+        final Map<String, OptionDef<?>> byName = new HashMap<>();
+        for (final OptionDef<?> row : rows) {
+            final List<String> names = new ArrayList<>(row.aliases());
+            names.add(row.name());
+            for (final String name : names) {
+                if (byName.putIfAbsent(name, row) != null) {
+                    throw new IllegalStateException("duplicate option " + name);
+                }
+            }
         }
+        return Map.copyOf(byName);
+    }
+
+    private static List<String> secretComments(final TurnServerConfig config, final boolean showSecrets) {
+        final List<String> lines = new ArrayList<>();
+        if (!config.staticAuthSecrets().isEmpty()) {
+            lines.add("# static-auth-secret: " + config.staticAuthSecrets().size() + " given (redacted)");
+        }
+        config.generatedSecret()
+                .ifPresent(secret -> lines.add(
+                        "# static-auth-secret: generated" + (showSecrets ? ", shown once: " + secret : " (redacted)")));
+        return lines;
     }
 }

@@ -1,6 +1,5 @@
 package io.tern.server.config;
 
-import java.util.HexFormat;
 import java.util.Objects;
 
 /**
@@ -20,11 +19,6 @@ public record StaticUser(String name, String keyHex) {
             throw new IllegalArgumentException("key must be " + KEY_BYTES * 2 + " hex digits");
         }
         keyHex = keyHex.toLowerCase(java.util.Locale.ROOT);
-    }
-
-    /** A fresh copy of the 16-byte long-term key. */
-    public byte[] key() {
-        return HexFormat.of().parseHex(keyHex);
     }
 
     @Override

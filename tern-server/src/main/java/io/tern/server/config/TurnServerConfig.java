@@ -1,6 +1,7 @@
 package io.tern.server.config;
 
-import io.tern.netty.stream.StreamSettings;
+import static io.tern.server.config.CoturnOptions.*;
+
 import io.tern.turn.policy.IpRange;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -10,129 +11,246 @@ import java.util.Optional;
 
 /**
  * The validated, immutable configuration of {@code tern turn}. Build it with
- * {@link TurnServerConfigAssembler} from a coturn config file and/or command-line options;
- * the canonical constructor only checks invariants that hold for any instance.
+ * {@link TurnServerConfigAssembler} from a coturn config file and/or command-line options.
  *
- * <p>Addresses: an empty {@code relayIps} means "none given" and the server picks the relay
- * addresses itself (coturn: the listening addresses, else all local ones).
+ * <p>Each option's value is in {@link #options()}, under its row of {@link CoturnOptions}; the
+ * accessors below are typed views of them. Only what is worked out from several options is kept
+ * beside them: the authentication mode, the static users' keys and a generated secret.
+ *
+ * <p>Addresses: an empty {@code listeningIps} or {@code relayIps} means "none given", and the
+ * server picks them from the host ({@link AddressPlan}).
  *
  * <p>Authentication: {@link #authMode()} is never ambiguous. In {@link AuthMode#REST_SECRET}
  * mode {@link #restApiSecrets()} is non-empty; if no static secret was given it holds the
  * {@link #generatedSecret()}, which the launcher must print once at start.
  *
  * <p>{@link #toString()} redacts secrets and keys.
+ *
+ * @param options         every option's value; {@code user} is kept only as {@code staticUsers}
+ * @param authMode        how clients authenticate
+ * @param staticUsers     the long-term users with their keys, in {@link AuthMode#LONG_TERM} mode
+ * @param generatedSecret the REST API secret Tern made up because none was given
  */
 public record TurnServerConfig(
-        int listeningPort,
-        int tlsListeningPort,
-        List<InetAddress> listeningIps,
-        List<InetAddress> relayIps,
-        List<ExternalIpMapping> externalIps,
-        int minPort,
-        int maxPort,
-        int relayThreads,
-        String realm,
-        AuthMode authMode,
-        List<StaticUser> staticUsers,
-        List<String> staticAuthSecrets,
-        Optional<String> generatedSecret,
-        char restApiSeparator,
-        int userQuota,
-        int totalQuota,
-        int maxAllocations,
-        int defaultAllocationLifetimeSeconds,
-        int maxAllocateLifetimeSeconds,
-        int channelLifetimeSeconds,
-        int permissionLifetimeSeconds,
-        int staleNonceSeconds,
-        List<IpRange> allowedPeerIps,
-        List<IpRange> deniedPeerIps,
-        boolean allowLoopbackPeers,
-        boolean noMulticastPeers,
-        boolean fingerprint,
-        Optional<String> softwareAttribute,
-        boolean strictChannelNumbers,
-        boolean noUdp,
-        boolean noTcp,
-        boolean noTls,
-        boolean noDtls,
-        int maxTcpConnections,
-        int maxTcpConnectionsPerIp,
-        int tcpIdleTimeoutSeconds,
-        int tcpMessageTimeoutSeconds,
-        int tlsHandshakeTimeoutSeconds,
-        int tcpWriteLowWaterMarkBytes,
-        int tcpWriteHighWaterMarkBytes,
-        Optional<Path> cert,
-        Optional<Path> pkey,
-        Optional<String> cipherList,
-        boolean noTlsV1,
-        boolean noTlsV1_1,
-        boolean noTlsV1_2,
-        Optional<String> logFile,
-        Verbosity verbosity,
-        Optional<Path> pidFile,
-        boolean prometheus,
-        int prometheusPort) {
-    public static final int DEFAULT_LISTENING_PORT = 3478;
-    public static final int DEFAULT_TLS_LISTENING_PORT = 5349;
-    public static final int DEFAULT_MIN_PORT = 49152;
-    public static final int DEFAULT_MAX_PORT = 65535;
-    /** 1 thread; 0 means one per core. */
-    public static final int DEFAULT_RELAY_THREADS = 1;
-    /**
-     * coturn falls back to the host's domain name, which is often empty; Tern uses a fixed,
-     * visible name so that long-term keys ({@code MD5(user:realm:password)}) are predictable.
-     */
-    public static final String DEFAULT_REALM = "tern";
-
-    public static final char DEFAULT_REST_API_SEPARATOR = ':';
-    public static final int DEFAULT_MAX_ALLOCATIONS = 100_000;
+        OptionValues options, AuthMode authMode, List<StaticUser> staticUsers, Optional<String> generatedSecret) {
     /** RFC 8656 section 3.2: 10 minutes when the client does not ask for a lifetime. */
     public static final int DEFAULT_ALLOCATION_LIFETIME_SECONDS = 600;
 
-    public static final int DEFAULT_MAX_ALLOCATE_LIFETIME_SECONDS = 3600;
-    public static final int DEFAULT_CHANNEL_LIFETIME_SECONDS = 600;
-    public static final int DEFAULT_PERMISSION_LIFETIME_SECONDS = 300;
-    public static final int DEFAULT_STALE_NONCE_SECONDS = 600;
-    public static final int DEFAULT_PROMETHEUS_PORT = 9641;
-    public static final int DEFAULT_MAX_TCP_CONNECTIONS = StreamSettings.DEFAULT_MAX_CONNECTIONS;
-    public static final int DEFAULT_MAX_TCP_CONNECTIONS_PER_IP = StreamSettings.DEFAULT_MAX_CONNECTIONS_PER_IP;
-    public static final int DEFAULT_TCP_IDLE_TIMEOUT_SECONDS = StreamSettings.DEFAULT_IDLE_TIMEOUT_SECONDS;
-    public static final int DEFAULT_TCP_MESSAGE_TIMEOUT_SECONDS = StreamSettings.DEFAULT_MESSAGE_TIMEOUT_SECONDS;
-    public static final int DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS =
-            StreamSettings.DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS;
-    public static final int DEFAULT_TCP_WRITE_LOW_WATER_MARK_BYTES = StreamSettings.DEFAULT_WRITE_LOW_WATER_MARK_BYTES;
-    public static final int DEFAULT_TCP_WRITE_HIGH_WATER_MARK_BYTES =
-            StreamSettings.DEFAULT_WRITE_HIGH_WATER_MARK_BYTES;
-
     public TurnServerConfig {
-        listeningIps = List.copyOf(listeningIps);
-        relayIps = List.copyOf(relayIps);
-        externalIps = List.copyOf(externalIps);
-        staticUsers = List.copyOf(staticUsers);
-        staticAuthSecrets = List.copyOf(staticAuthSecrets);
-        allowedPeerIps = List.copyOf(allowedPeerIps);
-        deniedPeerIps = List.copyOf(deniedPeerIps);
-        Objects.requireNonNull(realm, "realm");
+        Objects.requireNonNull(options, "options");
         Objects.requireNonNull(authMode, "authMode");
+        staticUsers = List.copyOf(staticUsers);
         Objects.requireNonNull(generatedSecret, "generatedSecret");
-        Objects.requireNonNull(softwareAttribute, "softwareAttribute");
-        Objects.requireNonNull(cert, "cert");
-        Objects.requireNonNull(pkey, "pkey");
-        Objects.requireNonNull(cipherList, "cipherList");
-        Objects.requireNonNull(logFile, "logFile");
-        Objects.requireNonNull(verbosity, "verbosity");
-        Objects.requireNonNull(pidFile, "pidFile");
-        if (minPort > maxPort) {
+        if (options.get(MIN_PORT) > options.get(MAX_PORT)) {
             throw new IllegalArgumentException("minPort > maxPort");
         }
-        if (tcpWriteLowWaterMarkBytes > tcpWriteHighWaterMarkBytes) {
+        if (options.get(TCP_WRITE_LOW_WATER_MARK) > options.get(TCP_WRITE_HIGH_WATER_MARK)) {
             throw new IllegalArgumentException("tcpWriteLowWaterMarkBytes > tcpWriteHighWaterMarkBytes");
         }
-        if (authMode == AuthMode.REST_SECRET && staticAuthSecrets.isEmpty() && generatedSecret.isEmpty()) {
+        if (authMode == AuthMode.REST_SECRET
+                && options.get(STATIC_AUTH_SECRET).isEmpty()
+                && generatedSecret.isEmpty()) {
             throw new IllegalArgumentException("REST_SECRET mode needs a secret");
         }
+    }
+
+    public int listeningPort() {
+        return options.get(LISTENING_PORT);
+    }
+
+    public int tlsListeningPort() {
+        return options.get(TLS_LISTENING_PORT);
+    }
+
+    public List<InetAddress> listeningIps() {
+        return options.get(LISTENING_IP);
+    }
+
+    public List<InetAddress> relayIps() {
+        return options.get(RELAY_IP);
+    }
+
+    public List<ExternalIpMapping> externalIps() {
+        return options.get(EXTERNAL_IP);
+    }
+
+    public int minPort() {
+        return options.get(MIN_PORT);
+    }
+
+    public int maxPort() {
+        return options.get(MAX_PORT);
+    }
+
+    public int relayThreads() {
+        return options.get(RELAY_THREADS);
+    }
+
+    public String realm() {
+        return options.get(REALM);
+    }
+
+    /** The static REST API secrets, in {@link AuthMode#REST_SECRET} mode. */
+    public List<String> staticAuthSecrets() {
+        return authMode == AuthMode.REST_SECRET ? options.get(STATIC_AUTH_SECRET) : List.of();
+    }
+
+    public char restApiSeparator() {
+        return options.get(REST_API_SEPARATOR);
+    }
+
+    public int userQuota() {
+        return options.get(USER_QUOTA);
+    }
+
+    public int totalQuota() {
+        return options.get(TOTAL_QUOTA);
+    }
+
+    public int maxAllocations() {
+        return options.get(MAX_ALLOCATIONS);
+    }
+
+    /** The lifetime of an allocation whose client asks for none, within {@code max-allocate-lifetime}. */
+    public int defaultAllocationLifetimeSeconds() {
+        return Math.min(DEFAULT_ALLOCATION_LIFETIME_SECONDS, maxAllocateLifetimeSeconds());
+    }
+
+    public int maxAllocateLifetimeSeconds() {
+        return options.get(MAX_ALLOCATE_LIFETIME);
+    }
+
+    public int channelLifetimeSeconds() {
+        return options.get(CHANNEL_LIFETIME);
+    }
+
+    public int permissionLifetimeSeconds() {
+        return options.get(PERMISSION_LIFETIME);
+    }
+
+    public int staleNonceSeconds() {
+        return options.get(STALE_NONCE);
+    }
+
+    public List<IpRange> allowedPeerIps() {
+        return options.get(ALLOWED_PEER_IP);
+    }
+
+    public List<IpRange> deniedPeerIps() {
+        return options.get(DENIED_PEER_IP);
+    }
+
+    public boolean allowLoopbackPeers() {
+        return options.get(ALLOW_LOOPBACK_PEERS);
+    }
+
+    public boolean noMulticastPeers() {
+        return options.get(NO_MULTICAST_PEERS);
+    }
+
+    public boolean fingerprint() {
+        return options.get(FINGERPRINT);
+    }
+
+    /** The SOFTWARE attribute's value, {@code Tern <version>}, unless it is turned off. */
+    public Optional<String> softwareAttribute() {
+        return options.get(SOFTWARE_ATTRIBUTE) ? Optional.of(defaultSoftwareAttribute()) : Optional.empty();
+    }
+
+    public boolean strictChannelNumbers() {
+        return options.get(STRICT_CHANNEL_NUMBERS);
+    }
+
+    public boolean noUdp() {
+        return options.get(NO_UDP);
+    }
+
+    public boolean noTcp() {
+        return options.get(NO_TCP);
+    }
+
+    public boolean noTls() {
+        return options.get(NO_TLS);
+    }
+
+    public boolean noDtls() {
+        return options.get(NO_DTLS);
+    }
+
+    public int maxTcpConnections() {
+        return options.get(MAX_TCP_CONNECTIONS);
+    }
+
+    public int maxTcpConnectionsPerIp() {
+        return options.get(MAX_TCP_CONNECTIONS_PER_IP);
+    }
+
+    public int tcpIdleTimeoutSeconds() {
+        return options.get(TCP_IDLE_TIMEOUT);
+    }
+
+    public int tcpMessageTimeoutSeconds() {
+        return options.get(TCP_MESSAGE_TIMEOUT);
+    }
+
+    public int tlsHandshakeTimeoutSeconds() {
+        return options.get(TLS_HANDSHAKE_TIMEOUT);
+    }
+
+    public int tcpWriteLowWaterMarkBytes() {
+        return options.get(TCP_WRITE_LOW_WATER_MARK);
+    }
+
+    public int tcpWriteHighWaterMarkBytes() {
+        return options.get(TCP_WRITE_HIGH_WATER_MARK);
+    }
+
+    public Optional<Path> cert() {
+        return options.get(CERT);
+    }
+
+    public Optional<Path> pkey() {
+        return options.get(PKEY);
+    }
+
+    public Optional<String> cipherList() {
+        return options.get(CIPHER_LIST);
+    }
+
+    public boolean noTlsV1() {
+        return options.get(NO_TLSV1);
+    }
+
+    public boolean noTlsV1_1() {
+        return options.get(NO_TLSV1_1);
+    }
+
+    public boolean noTlsV1_2() {
+        return options.get(NO_TLSV1_2);
+    }
+
+    public Optional<String> logFile() {
+        return options.get(LOG_FILE);
+    }
+
+    /** coturn's levels: {@code Verbose} (once on, on for good) wins over {@code verbose}. */
+    public Verbosity verbosity() {
+        if (options.get(VERBOSE_EXTRA)) {
+            return Verbosity.EXTRA;
+        }
+        return options.get(VERBOSE) ? Verbosity.NORMAL : Verbosity.NONE;
+    }
+
+    public Optional<Path> pidFile() {
+        return options.get(PIDFILE);
+    }
+
+    public boolean prometheus() {
+        return options.get(PROMETHEUS);
+    }
+
+    public int prometheusPort() {
+        return options.get(PROMETHEUS_PORT);
     }
 
     /** The software name sent in SOFTWARE when enabled: {@code Tern <version>}. */
@@ -145,22 +263,22 @@ public record TurnServerConfig(
         if (authMode != AuthMode.REST_SECRET) {
             return List.of();
         }
-        return staticAuthSecrets.isEmpty() ? List.of(generatedSecret.orElseThrow()) : staticAuthSecrets;
+        return staticAuthSecrets().isEmpty() ? List.of(generatedSecret.orElseThrow()) : staticAuthSecrets();
     }
 
     /** Whether a TLS listener should start: not disabled and a certificate and key were given. */
     public boolean tlsEnabled() {
-        return !noTls && cert.isPresent() && pkey.isPresent();
+        return !noTls() && cert().isPresent() && pkey().isPresent();
     }
 
     /** Whether a DTLS listener should start: not disabled and a certificate and key were given. */
     public boolean dtlsEnabled() {
-        return !noDtls && cert.isPresent() && pkey.isPresent();
+        return !noDtls() && cert().isPresent() && pkey().isPresent();
     }
 
     /** Number of relay threads to run, resolving 0 to the number of available processors. */
     public int effectiveRelayThreads() {
-        return relayThreads == 0 ? Runtime.getRuntime().availableProcessors() : relayThreads;
+        return relayThreads() == 0 ? Runtime.getRuntime().availableProcessors() : relayThreads();
     }
 
     @Override

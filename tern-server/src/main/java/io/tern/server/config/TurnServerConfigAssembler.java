@@ -1,12 +1,28 @@
 package io.tern.server.config;
 
+import static io.tern.server.config.CoturnOptions.ALLOW_LOOPBACK_PEERS;
+import static io.tern.server.config.CoturnOptions.CERT;
+import static io.tern.server.config.CoturnOptions.EXTERNAL_IP;
+import static io.tern.server.config.CoturnOptions.LISTENING_PORT;
+import static io.tern.server.config.CoturnOptions.LT_CRED_MECH;
+import static io.tern.server.config.CoturnOptions.MAX_PORT;
+import static io.tern.server.config.CoturnOptions.MIN_PORT;
+import static io.tern.server.config.CoturnOptions.NO_AUTH;
+import static io.tern.server.config.CoturnOptions.NO_DTLS;
+import static io.tern.server.config.CoturnOptions.NO_TCP;
+import static io.tern.server.config.CoturnOptions.NO_TLS;
+import static io.tern.server.config.CoturnOptions.PKEY;
+import static io.tern.server.config.CoturnOptions.REALM;
+import static io.tern.server.config.CoturnOptions.STATIC_AUTH_SECRET;
+import static io.tern.server.config.CoturnOptions.TCP_WRITE_HIGH_WATER_MARK;
+import static io.tern.server.config.CoturnOptions.TCP_WRITE_LOW_WATER_MARK;
+import static io.tern.server.config.CoturnOptions.TLS_LISTENING_PORT;
+import static io.tern.server.config.CoturnOptions.USER;
+import static io.tern.server.config.CoturnOptions.USE_AUTH_SECRET;
+
 import io.tern.server.config.OptionDef.Status;
-import io.tern.stun.address.IpLiterals;
-import io.tern.turn.policy.IpRange;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,16 +33,15 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Turns option occurrences from a config file and from the command line into a validated
- * {@link TurnServerConfig}.
+ * {@link TurnServerConfig}: each occurrence is applied by its row of {@link CoturnOptions}, in
+ * order, and then the rules that relate several options are checked here.
  *
  * <p>Precedence: the command line overrides the file. For a single-valued option the last
  * occurrence wins (as in coturn). For a repeatable option ({@code user}, {@code listening-ip},
@@ -47,9 +62,6 @@ import java.util.regex.Pattern;
  */
 public final class TurnServerConfigAssembler {
     private static final int SECRET_BYTES = 32;
-    private static final int MAX_RELAY_THREADS = 1024;
-    private static final int MAX_REALM_CHARS = 127;
-    private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,10}");
 
     private final WarningSink warnings;
     private final SecureRandom random;
@@ -69,21 +81,21 @@ public final class TurnServerConfigAssembler {
      * @throws ConfigException naming the option, the value and its source
      */
     public TurnServerConfig assemble(final List<OptionValue> fileValues, final List<OptionValue> commandLineValues) {
-        final Set<String> repeatedOnCommandLine = new HashSet<>();
+        final Set<OptionDef<?>> repeatedOnCommandLine = new HashSet<>();
         for (final OptionValue value : commandLineValues) {
             if (value.option().repeatable()) {
-                repeatedOnCommandLine.add(value.name());
+                repeatedOnCommandLine.add(value.option());
             }
         }
         final List<OptionValue> effective = new ArrayList<>(fileValues.size() + commandLineValues.size());
         for (final OptionValue value : fileValues) {
-            if (!(value.option().repeatable() && repeatedOnCommandLine.contains(value.name()))) {
+            if (!repeatedOnCommandLine.contains(value.option())) {
                 effective.add(value);
             }
         }
         effective.addAll(commandLineValues);
 
-        final Draft draft = new Draft();
+        final Assembly a = new Assembly();
         final Set<String> warnedUnsupported = new HashSet<>();
         for (final OptionValue value : effective) {
             final Status status = value.option().status();
@@ -92,276 +104,113 @@ public final class TurnServerConfigAssembler {
                     warnings.warn("coturn option '" + value.name() + "' is not supported by Tern and is ignored");
                 }
             } else if (status == Status.SUPPORTED) {
-                apply(draft, value);
-                draft.sources.put(value.name(), value);
+                value.option().apply(a.values, value);
+                a.sources.put(value.option(), value);
             }
         }
-        return finish(draft);
+        return finish(a);
     }
 
-    // ---------------------------------------------------------------------------------------------
+    /** The values while they are applied, and the last occurrence of each option for messages. */
+    private static final class Assembly {
+        final OptionValues.Builder values = OptionValues.builder();
+        final Map<OptionDef<?>, OptionValue> sources = new HashMap<>();
 
-    /** Mutable state while options are applied in order. */
-    private static final class Draft {
-        final Map<String, OptionValue> sources = new HashMap<>();
-        int listeningPort = TurnServerConfig.DEFAULT_LISTENING_PORT;
-        int tlsListeningPort = TurnServerConfig.DEFAULT_TLS_LISTENING_PORT;
-        final List<InetAddress> listeningIps = new ArrayList<>();
-        final List<InetAddress> relayIps = new ArrayList<>();
-        final List<ExternalIpMapping> externalIps = new ArrayList<>();
-        int minPort = TurnServerConfig.DEFAULT_MIN_PORT;
-        int maxPort = TurnServerConfig.DEFAULT_MAX_PORT;
-        int relayThreads = TurnServerConfig.DEFAULT_RELAY_THREADS;
-        String realm = TurnServerConfig.DEFAULT_REALM;
-        boolean ltCredMech;
-        boolean noAuth;
-        boolean useAuthSecret;
-        final List<OptionValue> users = new ArrayList<>();
-        final List<String> staticAuthSecrets = new ArrayList<>();
-        char restApiSeparator = TurnServerConfig.DEFAULT_REST_API_SEPARATOR;
-        int userQuota;
-        int totalQuota;
-        int maxAllocations = TurnServerConfig.DEFAULT_MAX_ALLOCATIONS;
-        int maxAllocateLifetimeSeconds = TurnServerConfig.DEFAULT_MAX_ALLOCATE_LIFETIME_SECONDS;
-        int channelLifetimeSeconds = TurnServerConfig.DEFAULT_CHANNEL_LIFETIME_SECONDS;
-        int permissionLifetimeSeconds = TurnServerConfig.DEFAULT_PERMISSION_LIFETIME_SECONDS;
-        int staleNonceSeconds = TurnServerConfig.DEFAULT_STALE_NONCE_SECONDS;
-        final List<IpRange> allowedPeerIps = new ArrayList<>();
-        final List<IpRange> deniedPeerIps = new ArrayList<>();
-        boolean allowLoopbackPeers;
-        boolean noMulticastPeers;
-        boolean fingerprint;
-        boolean softwareAttribute = true;
-        boolean strictChannelNumbers;
-        boolean noUdp;
-        boolean noTcp;
-        boolean noTls;
-        boolean noDtls;
-        int maxTcpConnections = TurnServerConfig.DEFAULT_MAX_TCP_CONNECTIONS;
-        int maxTcpConnectionsPerIp = TurnServerConfig.DEFAULT_MAX_TCP_CONNECTIONS_PER_IP;
-        int tcpIdleTimeoutSeconds = TurnServerConfig.DEFAULT_TCP_IDLE_TIMEOUT_SECONDS;
-        int tcpMessageTimeoutSeconds = TurnServerConfig.DEFAULT_TCP_MESSAGE_TIMEOUT_SECONDS;
-        int tlsHandshakeTimeoutSeconds = TurnServerConfig.DEFAULT_TLS_HANDSHAKE_TIMEOUT_SECONDS;
-        int tcpWriteLowWaterMarkBytes = TurnServerConfig.DEFAULT_TCP_WRITE_LOW_WATER_MARK_BYTES;
-        int tcpWriteHighWaterMarkBytes = TurnServerConfig.DEFAULT_TCP_WRITE_HIGH_WATER_MARK_BYTES;
-        Path cert;
-        Path pkey;
-        String cipherList;
-        boolean noTlsV1;
-        boolean noTlsV1_1;
-        boolean noTlsV1_2;
-        String logFile;
-        Verbosity verbosity = Verbosity.NONE;
-        Path pidFile;
-        boolean prometheus;
-        int prometheusPort = TurnServerConfig.DEFAULT_PROMETHEUS_PORT;
-    }
+        <V> V get(final OptionDef<V> option) {
+            return values.get(option);
+        }
 
-    private static void apply(final Draft d, final OptionValue v) {
-        switch (v.name()) {
-            case "listening-port" -> d.listeningPort = port(v);
-            case "tls-listening-port" -> d.tlsListeningPort = port(v);
-            case "listening-ip" -> d.listeningIps.add(ip(v));
-            case "relay-ip" -> d.relayIps.add(ip(v));
-            case "external-ip" -> d.externalIps.add(externalIp(v));
-            case "min-port" -> d.minPort = port(v);
-            case "max-port" -> d.maxPort = port(v);
-            case "relay-threads" -> d.relayThreads = integer(v, 0, MAX_RELAY_THREADS);
-            case "no-udp" -> d.noUdp = bool(v);
-            case "no-tcp" -> d.noTcp = bool(v);
-            case "no-tls" -> d.noTls = bool(v);
-            case "no-dtls" -> d.noDtls = bool(v);
-            case "max-tcp-connections" -> d.maxTcpConnections = integer(v, 1, Integer.MAX_VALUE);
-            case "max-tcp-connections-per-ip" -> d.maxTcpConnectionsPerIp = integer(v, 1, Integer.MAX_VALUE);
-            case "tcp-idle-timeout" -> d.tcpIdleTimeoutSeconds = integer(v, 1, Integer.MAX_VALUE);
-            case "tcp-message-timeout" -> d.tcpMessageTimeoutSeconds = integer(v, 1, Integer.MAX_VALUE);
-            case "tls-handshake-timeout" -> d.tlsHandshakeTimeoutSeconds = integer(v, 1, Integer.MAX_VALUE);
-            case "tcp-write-low-water-mark" -> d.tcpWriteLowWaterMarkBytes = integer(v, 0, Integer.MAX_VALUE);
-            case "tcp-write-high-water-mark" -> d.tcpWriteHighWaterMarkBytes = integer(v, 1, Integer.MAX_VALUE);
-            case "realm" -> d.realm = realm(v);
-            case "lt-cred-mech" -> d.ltCredMech = bool(v);
-            case "no-auth" -> d.noAuth = bool(v);
-            case "user" -> d.users.add(required(v));
-            case "use-auth-secret" -> d.useAuthSecret = bool(v);
-            case "static-auth-secret" -> {
-                d.staticAuthSecrets.add(required(v).value());
-                d.useAuthSecret = true;
-            }
-            case "rest-api-separator" -> d.restApiSeparator = separator(v);
-            case "user-quota" -> d.userQuota = integer(v, 0, Integer.MAX_VALUE);
-            case "total-quota" -> d.totalQuota = integer(v, 0, Integer.MAX_VALUE);
-            case "max-allocations" -> d.maxAllocations = integer(v, 1, Integer.MAX_VALUE);
-            case "max-allocate-lifetime" ->
-                d.maxAllocateLifetimeSeconds =
-                        optionalInteger(v, TurnServerConfig.DEFAULT_MAX_ALLOCATE_LIFETIME_SECONDS, 1);
-            case "channel-lifetime" ->
-                d.channelLifetimeSeconds = optionalInteger(v, TurnServerConfig.DEFAULT_CHANNEL_LIFETIME_SECONDS, 1);
-            case "permission-lifetime" ->
-                d.permissionLifetimeSeconds =
-                        optionalInteger(v, TurnServerConfig.DEFAULT_PERMISSION_LIFETIME_SECONDS, 1);
-            case "stale-nonce" ->
-                d.staleNonceSeconds = optionalInteger(v, TurnServerConfig.DEFAULT_STALE_NONCE_SECONDS, 0);
-            case "allowed-peer-ip" -> d.allowedPeerIps.add(ipRange(v));
-            case "denied-peer-ip" -> d.deniedPeerIps.add(ipRange(v));
-            case "allow-loopback-peers" -> d.allowLoopbackPeers = bool(v);
-            case "no-multicast-peers" -> d.noMulticastPeers = bool(v);
-            case "fingerprint" -> d.fingerprint = bool(v);
-            case "software-attribute" -> d.softwareAttribute = bool(v);
-            case "no-software-attribute" -> d.softwareAttribute = !bool(v);
-            case "strict-channel-numbers" -> d.strictChannelNumbers = bool(v);
-            case "cert" -> d.cert = keyFile(v);
-            case "pkey" -> d.pkey = keyFile(v);
-            case "cipher-list" -> d.cipherList = required(v).value();
-            case "no-tlsv1" -> d.noTlsV1 = bool(v);
-            case "no-tlsv1_1" -> d.noTlsV1_1 = bool(v);
-            case "no-tlsv1_2" -> d.noTlsV1_2 = bool(v);
-            case "log-file" -> d.logFile = required(v).value();
-            case "verbose" -> {
-                final boolean on = bool(v);
-                if (d.verbosity != Verbosity.EXTRA) {
-                    d.verbosity = on ? Verbosity.NORMAL : Verbosity.NONE;
-                }
-            }
-            case "Verbose" -> {
-                if (bool(v)) {
-                    d.verbosity = Verbosity.EXTRA;
-                }
-            }
-            case "pidfile" -> d.pidFile = path(v);
-            case "prometheus" -> d.prometheus = bool(v);
-            case "prometheus-port" -> d.prometheusPort = port(v);
-            default -> throw new IllegalStateException("supported option without handler: " + v.name());
+        String where(final OptionDef<?> option) {
+            final OptionValue v = sources.get(option);
+            return v == null ? ConfigSource.defaultValue().where() : v.source().where();
         }
     }
 
-    private TurnServerConfig finish(final Draft d) {
-        if (d.minPort > d.maxPort) {
-            throw new ConfigException("min-port " + d.minPort + " > max-port " + d.maxPort + " (min-port "
-                    + where(d, "min-port") + ", max-port " + where(d, "max-port") + ")");
+    private TurnServerConfig finish(final Assembly a) {
+        if (a.get(MIN_PORT) > a.get(MAX_PORT)) {
+            throw new ConfigException("min-port " + a.get(MIN_PORT) + " > max-port " + a.get(MAX_PORT) + " (min-port "
+                    + a.where(MIN_PORT) + ", max-port " + a.where(MAX_PORT) + ")");
         }
-        if (d.tcpWriteLowWaterMarkBytes > d.tcpWriteHighWaterMarkBytes) {
-            throw new ConfigException("tcp-write-low-water-mark " + d.tcpWriteLowWaterMarkBytes
-                    + " > tcp-write-high-water-mark " + d.tcpWriteHighWaterMarkBytes
-                    + " (tcp-write-low-water-mark " + where(d, "tcp-write-low-water-mark")
-                    + ", tcp-write-high-water-mark " + where(d, "tcp-write-high-water-mark") + ")");
+        if (a.get(TCP_WRITE_LOW_WATER_MARK) > a.get(TCP_WRITE_HIGH_WATER_MARK)) {
+            throw new ConfigException("tcp-write-low-water-mark " + a.get(TCP_WRITE_LOW_WATER_MARK)
+                    + " > tcp-write-high-water-mark " + a.get(TCP_WRITE_HIGH_WATER_MARK)
+                    + " (tcp-write-low-water-mark " + a.where(TCP_WRITE_LOW_WATER_MARK)
+                    + ", tcp-write-high-water-mark " + a.where(TCP_WRITE_HIGH_WATER_MARK) + ")");
         }
         final long bareExternalIps =
-                d.externalIps.stream().filter(m -> m.privateIp().isEmpty()).count();
+                a.get(EXTERNAL_IP).stream().filter(m -> m.privateIp().isEmpty()).count();
         if (bareExternalIps > 1) {
-            final OptionValue last = d.sources.get("external-ip");
+            final OptionValue last = a.sources.get(EXTERNAL_IP);
             throw ConfigException.invalidValue(
-                    "external-ip",
+                    last.name(),
                     last.value(),
                     "only one external-ip without '/private' is allowed; map several as public/private",
                     last.source());
         }
+        checkTls(a);
 
-        // ---- TLS ----
-        if ((d.cert == null) != (d.pkey == null)) {
-            final String given = d.cert != null ? "cert" : "pkey";
-            final String missing = d.cert != null ? "pkey" : "cert";
-            final OptionValue v = d.sources.get(given);
-            throw new ConfigException("Option '" + given + "' ('" + v.value() + "' "
-                    + v.source().where() + ") needs option '" + missing + "' too");
-        }
-        if (d.cert == null && !d.noTls && d.sources.containsKey("tls-listening-port")) {
-            final OptionValue v = d.sources.get("tls-listening-port");
-            throw new ConfigException("Option 'tls-listening-port' ('" + v.value() + "' "
-                    + v.source().where() + ") needs options 'cert' and 'pkey' (or set 'no-tls')");
-        }
-        if (d.cert != null && (!d.noTls || !d.noDtls)) {
-            requireReadable(d, "cert", d.cert);
-            requireReadable(d, "pkey", d.pkey);
-        }
-        if (d.cert != null && !d.noTls && !d.noTcp && d.listeningPort == d.tlsListeningPort) {
-            throw new ConfigException("listening-port " + d.listeningPort + " " + where(d, "listening-port")
-                    + " and tls-listening-port " + d.tlsListeningPort + " " + where(d, "tls-listening-port")
-                    + " must differ");
-        }
-
-        // ---- auth ----
-        final List<StaticUser> users = staticUsers(d);
-        final AuthMode authMode = authMode(d, users);
+        final List<StaticUser> users = staticUsers(a);
+        final AuthMode authMode = authMode(a, users);
         Optional<String> generatedSecret = Optional.empty();
-        if (authMode == AuthMode.REST_SECRET && d.staticAuthSecrets.isEmpty()) {
+        if (authMode == AuthMode.REST_SECRET && a.get(STATIC_AUTH_SECRET).isEmpty()) {
             final byte[] secret = new byte[SECRET_BYTES];
             random.nextBytes(secret);
             generatedSecret = Optional.of(HexFormat.of().formatHex(secret));
         }
-        if (d.allowLoopbackPeers) {
-            warnings.warn("allow-loopback-peers " + where(d, "allow-loopback-peers")
+        if (a.get(ALLOW_LOOPBACK_PEERS)) {
+            warnings.warn("allow-loopback-peers " + a.where(ALLOW_LOOPBACK_PEERS)
                     + " opens a possible security vulnerability; do not use in production");
         }
-
-        final List<InetAddress> listeningIps = d.listeningIps.isEmpty()
-                // Not "::" as well: a dual-stack wildcard beside 0.0.0.0 on one SO_REUSEPORT port would
-                // share IPv4 traffic between two sockets. "-L ::" alone serves both families.
-                ? List.of(IpLiterals.parse("0.0.0.0"))
-                : d.listeningIps;
+        // The users are kept as keys only: their passwords are not needed once hashed.
         return new TurnServerConfig(
-                d.listeningPort,
-                d.tlsListeningPort,
-                listeningIps,
-                d.relayIps,
-                d.externalIps,
-                d.minPort,
-                d.maxPort,
-                d.relayThreads,
-                d.realm,
+                a.values.build().withDefault(USER),
                 authMode,
                 authMode == AuthMode.LONG_TERM ? users : List.of(),
-                authMode == AuthMode.REST_SECRET ? d.staticAuthSecrets : List.of(),
-                generatedSecret,
-                d.restApiSeparator,
-                d.userQuota,
-                d.totalQuota,
-                d.maxAllocations,
-                Math.min(TurnServerConfig.DEFAULT_ALLOCATION_LIFETIME_SECONDS, d.maxAllocateLifetimeSeconds),
-                d.maxAllocateLifetimeSeconds,
-                d.channelLifetimeSeconds,
-                d.permissionLifetimeSeconds,
-                d.staleNonceSeconds,
-                d.allowedPeerIps,
-                d.deniedPeerIps,
-                d.allowLoopbackPeers,
-                d.noMulticastPeers,
-                d.fingerprint,
-                d.softwareAttribute ? Optional.of(TurnServerConfig.defaultSoftwareAttribute()) : Optional.empty(),
-                d.strictChannelNumbers,
-                d.noUdp,
-                d.noTcp,
-                d.noTls,
-                d.noDtls,
-                d.maxTcpConnections,
-                d.maxTcpConnectionsPerIp,
-                d.tcpIdleTimeoutSeconds,
-                d.tcpMessageTimeoutSeconds,
-                d.tlsHandshakeTimeoutSeconds,
-                d.tcpWriteLowWaterMarkBytes,
-                d.tcpWriteHighWaterMarkBytes,
-                Optional.ofNullable(d.cert),
-                Optional.ofNullable(d.pkey),
-                Optional.ofNullable(d.cipherList),
-                d.noTlsV1,
-                d.noTlsV1_1,
-                d.noTlsV1_2,
-                Optional.ofNullable(d.logFile),
-                d.verbosity,
-                Optional.ofNullable(d.pidFile),
-                d.prometheus,
-                d.prometheusPort);
+                generatedSecret);
     }
 
-    private AuthMode authMode(final Draft d, final List<StaticUser> users) {
-        if (d.noAuth && (d.ltCredMech || d.useAuthSecret)) {
-            final String other = d.ltCredMech
-                    ? "lt-cred-mech"
-                    : d.sources.containsKey("use-auth-secret") ? "use-auth-secret" : "static-auth-secret";
-            throw new ConfigException("Options 'no-auth' " + where(d, "no-auth") + " and '" + other + "' "
-                    + where(d, other) + " cannot be used together");
+    private static void checkTls(final Assembly a) {
+        final Optional<Path> cert = a.get(CERT);
+        final Optional<Path> pkey = a.get(PKEY);
+        if (cert.isPresent() != pkey.isPresent()) {
+            final OptionDef<?> given = cert.isPresent() ? CERT : PKEY;
+            final OptionDef<?> missing = cert.isPresent() ? PKEY : CERT;
+            final OptionValue v = a.sources.get(given);
+            throw new ConfigException("Option '" + given + "' ('" + v.value() + "' "
+                    + v.source().where() + ") needs option '" + missing + "' too");
         }
-        if (d.useAuthSecret) {
-            if (d.ltCredMech) {
+        if (cert.isEmpty() && !a.get(NO_TLS) && a.sources.containsKey(TLS_LISTENING_PORT)) {
+            final OptionValue v = a.sources.get(TLS_LISTENING_PORT);
+            throw new ConfigException("Option 'tls-listening-port' ('" + v.value() + "' "
+                    + v.source().where() + ") needs options 'cert' and 'pkey' (or set 'no-tls')");
+        }
+        if (cert.isPresent() && (!a.get(NO_TLS) || !a.get(NO_DTLS))) {
+            requireReadable(a, CERT);
+            requireReadable(a, PKEY);
+        }
+        if (cert.isPresent()
+                && !a.get(NO_TLS)
+                && !a.get(NO_TCP)
+                && a.get(LISTENING_PORT).equals(a.get(TLS_LISTENING_PORT))) {
+            throw new ConfigException("listening-port " + a.get(LISTENING_PORT) + " " + a.where(LISTENING_PORT)
+                    + " and tls-listening-port " + a.get(TLS_LISTENING_PORT) + " " + a.where(TLS_LISTENING_PORT)
+                    + " must differ");
+        }
+    }
+
+    private AuthMode authMode(final Assembly a, final List<StaticUser> users) {
+        final boolean noAuth = a.get(NO_AUTH);
+        final boolean ltCredMech = a.get(LT_CRED_MECH);
+        final boolean useAuthSecret = a.get(USE_AUTH_SECRET);
+        if (noAuth && (ltCredMech || useAuthSecret)) {
+            final OptionDef<?> other = ltCredMech
+                    ? LT_CRED_MECH
+                    : a.sources.containsKey(USE_AUTH_SECRET) ? USE_AUTH_SECRET : STATIC_AUTH_SECRET;
+            throw new ConfigException("Options 'no-auth' " + a.where(NO_AUTH) + " and '" + other + "' " + a.where(other)
+                    + " cannot be used together");
+        }
+        if (useAuthSecret) {
+            if (ltCredMech) {
                 warnings.warn("lt-cred-mech and use-auth-secret are both set: the shared secret (TURN REST API) "
                         + "is used, user name/password accounts are not");
             }
@@ -371,19 +220,19 @@ public final class TurnServerConfigAssembler {
             }
             return AuthMode.REST_SECRET;
         }
-        if (d.noAuth) {
+        if (noAuth) {
             if (!users.isEmpty()) {
                 warnings.warn(users.size() + " 'user' account(s) ignored because of 'no-auth'");
             }
             warnings.warn("no-auth: anonymous access, this server is an open relay");
             return AuthMode.NONE;
         }
-        if (d.ltCredMech || !users.isEmpty()) {
+        if (ltCredMech || !users.isEmpty()) {
             if (users.isEmpty()) {
-                throw new ConfigException("Option 'lt-cred-mech' " + where(d, "lt-cred-mech")
+                throw new ConfigException("Option 'lt-cred-mech' " + a.where(LT_CRED_MECH)
                         + " needs at least one 'user' (Tern has no user database)");
             }
-            if (!d.ltCredMech) {
+            if (!ltCredMech) {
                 warnings.warn("'user' accounts given without 'lt-cred-mech': turning lt-cred-mech on");
             }
             return AuthMode.LONG_TERM;
@@ -392,9 +241,9 @@ public final class TurnServerConfigAssembler {
     }
 
     /** coturn's add_static_user_account, applied after all options so the final realm is used. */
-    private static List<StaticUser> staticUsers(final Draft d) {
+    private static List<StaticUser> staticUsers(final Assembly a) {
         final Map<String, StaticUser> byName = new LinkedHashMap<>();
-        for (final OptionValue v : d.users) {
+        for (final OptionValue v : a.get(USER)) {
             final String text = v.value();
             final int colon = text.indexOf(':');
             int secretStart = colon + 1;
@@ -405,7 +254,7 @@ public final class TurnServerConfigAssembler {
             }
             if (colon <= 0 || secretStart >= text.length()) {
                 throw ConfigException.invalidValue(
-                        "user", text, "must be name:password or name:0x<32 hex digits>", v.source());
+                        v.name(), text, "must be name:password or name:0x<32 hex digits>", v.source());
             }
             final String name = text.substring(0, colon);
             final String secret = text.substring(secretStart);
@@ -414,10 +263,10 @@ public final class TurnServerConfigAssembler {
                 keyHex = secret.substring(2);
                 if (keyHex.length() != StaticUser.KEY_BYTES * 2 || !isHex(keyHex)) {
                     throw ConfigException.invalidValue(
-                            "user", text, "the key after '0x' must be exactly 32 hex digits", v.source());
+                            v.name(), text, "the key after '0x' must be exactly 32 hex digits", v.source());
                 }
             } else {
-                keyHex = HexFormat.of().formatHex(md5(name + ":" + d.realm + ":" + secret));
+                keyHex = HexFormat.of().formatHex(md5(name + ":" + a.get(REALM) + ":" + secret));
             }
             byName.remove(name);
             byName.put(name, new StaticUser(name, keyHex));
@@ -425,133 +274,12 @@ public final class TurnServerConfigAssembler {
         return List.copyOf(byName.values());
     }
 
-    // ---- value parsers ---------------------------------------------------------------------------
-
-    private static OptionValue required(final OptionValue v) {
-        if (v.value().isEmpty()) {
-            throw ConfigException.invalidValue(v.name(), v.value(), "a value is required", v.source());
-        }
-        return v;
-    }
-
-    /** coturn's get_bool_value, minus its acceptance of any word starting with y/t/n/f. */
-    static boolean bool(final OptionValue v) {
-        final String text = v.value().trim().toLowerCase(Locale.ROOT);
-        switch (text) {
-            case "", "1", "on", "yes", "y", "true", "t" -> {
-                return true;
-            }
-            case "0", "off", "no", "n", "false", "f" -> {
-                return false;
-            }
-            default -> {
-                if (!text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9') && text.charAt(0) != '0') {
-                    return true;
-                }
-                throw ConfigException.invalidValue(
-                        v.name(), v.value(), "use on/off, yes/no, 1/0 or true/false", v.source());
-            }
-        }
-    }
-
-    private static int port(final OptionValue v) {
-        return integer(v, 1, 65535);
-    }
-
-    private static int integer(final OptionValue v, final int min, final int max) {
-        final String text = v.value().trim();
-        final String range =
-                max == Integer.MAX_VALUE ? "must be a whole number >= " + min : "must be " + min + "-" + max;
-        if (!INTEGER.matcher(text).matches()) {
-            throw ConfigException.invalidValue(v.name(), v.value(), range, v.source());
-        }
-        final long value = Long.parseLong(text);
-        if (value < min || value > max) {
-            throw ConfigException.invalidValue(v.name(), v.value(), range, v.source());
-        }
-        return (int) value;
-    }
-
-    /** coturn's get_int_value: an empty value means the default. */
-    private static int optionalInteger(final OptionValue v, final int defaultValue, final int min) {
-        return v.value().isEmpty() ? defaultValue : integer(v, min, Integer.MAX_VALUE);
-    }
-
-    private static InetAddress ip(final OptionValue v) {
-        try {
-            return IpLiterals.parse(required(v).value().trim());
-        } catch (final IllegalArgumentException ex) {
-            throw ConfigException.invalidValue(v.name(), v.value(), "not an IP address", v.source());
-        }
-    }
-
-    private static ExternalIpMapping externalIp(final OptionValue v) {
-        try {
-            return ExternalIpMapping.parse(required(v).value());
-        } catch (final IllegalArgumentException ex) {
-            throw ConfigException.invalidValue(
-                    v.name(),
-                    v.value(),
-                    "must be 'public-ip' or 'public-ip/private-ip': " + ex.getMessage(),
-                    v.source());
-        }
-    }
-
-    private static IpRange ipRange(final OptionValue v) {
-        try {
-            return IpRange.parse(required(v).value());
-        } catch (final IllegalArgumentException ex) {
-            throw ConfigException.invalidValue(
-                    v.name(), v.value(), "must be 'ip', 'ip1-ip2' or 'ip/prefix': " + ex.getMessage(), v.source());
-        }
-    }
-
-    private static String realm(final OptionValue v) {
-        final String realm = required(v).value();
-        if (realm.length() > MAX_REALM_CHARS) {
-            throw ConfigException.invalidValue(
-                    v.name(), realm, "must be at most " + MAX_REALM_CHARS + " characters", v.source());
-        }
-        return realm;
-    }
-
-    private static char separator(final OptionValue v) {
-        final String text = required(v).value();
-        if (text.length() != 1) {
-            throw ConfigException.invalidValue(v.name(), text, "must be a single character", v.source());
-        }
-        return text.charAt(0);
-    }
-
-    private static Path path(final OptionValue v) {
-        try {
-            return Path.of(required(v).value());
-        } catch (final InvalidPathException ex) {
-            throw ConfigException.invalidValue(v.name(), v.value(), "not a valid path", v.source());
-        }
-    }
-
-    /** coturn resolves cert/pkey relative to the config file. */
-    private static Path keyFile(final OptionValue v) {
-        final Path path = path(v);
-        final ConfigSource source = v.source();
-        if (path.isAbsolute() || source.isCommandLine()) {
-            return path;
-        }
-        final Path parent = Path.of(source.file()).toAbsolutePath().getParent();
-        return parent == null ? path : parent.resolve(path);
-    }
-
-    private static void requireReadable(final Draft d, final String option, final Path path) {
+    private static void requireReadable(final Assembly a, final OptionDef<Optional<Path>> option) {
+        final Path path = a.get(option).orElseThrow();
         if (!Files.isReadable(path) || Files.isDirectory(path)) {
-            final OptionValue v = d.sources.get(option);
-            throw ConfigException.invalidValue(option, v.value(), "file not readable: " + path, v.source());
+            final OptionValue v = a.sources.get(option);
+            throw ConfigException.invalidValue(v.name(), v.value(), "file not readable: " + path, v.source());
         }
-    }
-
-    private static String where(final Draft d, final String option) {
-        final OptionValue v = d.sources.get(option);
-        return v == null ? ConfigSource.defaultValue().where() : v.source().where();
     }
 
     private static boolean isHex(final String text) {

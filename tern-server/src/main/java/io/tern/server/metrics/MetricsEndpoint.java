@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The HTTP endpoint of {@code --prometheus}: one small JDK HTTP server, one thread.
@@ -49,14 +51,33 @@ public final class MetricsEndpoint implements AutoCloseable {
     public static RelayMetrics forServer(RelayServer server) {
         return new RelayMetrics(server::engines, server::draining)
                 .openConnections(server::streamConnections)
-                .connectionEvents(server.streamCounters());
+                .connectionEvents(server.streamCounters())
+                .kernelReceiveDrops(server::kernelReceiveDrops);
     }
 
     /** Registers {@code metrics} and the JVM's in a fresh registry and serves it on {@code bind}. */
     public static MetricsEndpoint start(RelayMetrics metrics, InetSocketAddress bind) throws IOException {
         Objects.requireNonNull(metrics, "metrics");
+        return serve(metrics::register, metrics::draining, bind, metrics);
+    }
+
+    /**
+     * Serves the collectors {@code register} adds (and the JVM's) on {@code bind}, the same way for
+     * every product: the relay's metrics, the origin's.
+     *
+     * @param draining whether {@code /health} answers 503
+     */
+    public static MetricsEndpoint start(
+            Consumer<PrometheusRegistry> register, BooleanSupplier draining, InetSocketAddress bind)
+            throws IOException {
+        return serve(register, draining, bind, null);
+    }
+
+    private static MetricsEndpoint serve(
+            Consumer<PrometheusRegistry> register, BooleanSupplier draining, InetSocketAddress bind, RelayMetrics relay)
+            throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
-        metrics.register(registry);
+        register.accept(registry);
         JvmMetrics.builder().register(registry);
 
         HttpServer http = HttpServer.create(bind, 16);
@@ -72,7 +93,7 @@ public final class MetricsEndpoint implements AutoCloseable {
                 String path = exchange.getRequestURI().getPath();
                 switch (path) {
                     case "/metrics" -> scrape.handle(exchange);
-                    case "/health", "/ready" -> health(exchange, metrics.draining());
+                    case "/health", "/ready" -> health(exchange, draining.getAsBoolean());
                     default -> respond(exchange, 404, NOT_FOUND);
                 }
             }
@@ -82,9 +103,10 @@ public final class MetricsEndpoint implements AutoCloseable {
                 System.Logger.Level.INFO,
                 "metrics on http://" + http.getAddress().getHostString() + ":"
                         + http.getAddress().getPort() + "/metrics, health on /health");
-        return new MetricsEndpoint(http, executor, metrics);
+        return new MetricsEndpoint(http, executor, relay);
     }
 
+    /** The relay's metrics; null for an endpoint started with other collectors. */
     public RelayMetrics metrics() {
         return metrics;
     }

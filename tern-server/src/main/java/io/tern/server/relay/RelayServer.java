@@ -3,10 +3,12 @@ package io.tern.server.relay;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
+import io.tern.netty.relay.UdpSocketSettings;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamSettings;
 import io.tern.netty.stream.TlsContextSource;
 import io.tern.netty.stream.TlsSettings;
+import io.tern.server.config.AddressPlan;
 import io.tern.server.config.AuthMode;
 import io.tern.server.config.ExternalIpMapping;
 import io.tern.server.config.StaticUser;
@@ -14,6 +16,7 @@ import io.tern.server.config.TurnServerConfig;
 import io.tern.stun.address.TransportAddress;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
+import io.tern.turn.engine.SynchronizedSharedState;
 import io.tern.turn.engine.TurnEngine;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.engine.TurnShared;
@@ -21,18 +24,16 @@ import io.tern.turn.policy.PeerAddressPolicy;
 import io.tern.turn.quota.AllocationQuota;
 import java.io.IOException;
 import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -64,9 +65,10 @@ public final class RelayServer implements AutoCloseable {
     }
 
     public static RelayServer start(TurnServerConfig config) throws InterruptedException {
-        List<InetAddress> listenIps = config.listeningIps().isEmpty() ? List.of(wildcardV4()) : config.listeningIps();
-        InetAddress relayV4 = relayAddress(config, Inet4Address.class, listenIps);
-        InetAddress relayV6 = relayAddress(config, Inet6Address.class, listenIps);
+        AddressPlan plan = AddressPlan.forHost(config);
+        List<InetAddress> listenIps = plan.listenIps();
+        InetAddress relayV4 = plan.relayV4().orElse(null);
+        InetAddress relayV6 = plan.relayV6().orElse(null);
 
         TurnEngineConfig.Builder engine = TurnEngineConfig.builder()
                 .relayAddressV4(relayV4 == null ? null : TransportAddress.of(new InetSocketAddress(relayV4, 0)))
@@ -96,18 +98,25 @@ public final class RelayServer implements AutoCloseable {
         AtomicBoolean draining = new AtomicBoolean();
         byte[] nonceKey = new byte[32];
         new SecureRandom().nextBytes(nonceKey);
+        SecureRandom random = new SecureRandom();
         TurnShared shared = new TurnShared(
                 credentials(config),
-                new AllocationQuota(config.userQuota(), config.totalQuota(), config.maxAllocations()),
-                relayV4 == null ? null : new RelayPortPool(config.minPort(), config.maxPort(), System.nanoTime()),
-                relayV6 == null ? null : new RelayPortPool(config.minPort(), config.maxPort(), System.nanoTime() + 1),
-                peerPolicy(config, listenAddresses),
+                peerPolicy(config, plan, listenAddresses),
                 nonceKey,
                 config.staleNonceSeconds() == 0
                         ? UNLIMITED_NONCE_LIFETIME_NS
                         : TimeUnit.SECONDS.toNanos(config.staleNonceSeconds()),
-                () -> System.currentTimeMillis() / 1000,
-                draining);
+                new SynchronizedSharedState(
+                        new AllocationQuota(config.userQuota(), config.totalQuota(), config.maxAllocations()),
+                        relayV4 == null
+                                ? null
+                                : new RelayPortPool(
+                                        config.minPort(), config.maxPort(), new SplittableRandom(random.nextLong())),
+                        relayV6 == null
+                                ? null
+                                : new RelayPortPool(
+                                        config.minPort(), config.maxPort(), new SplittableRandom(random.nextLong())),
+                        draining));
 
         List<InetSocketAddress> tcpAddresses = config.noTcp() ? List.of() : listenAddresses;
         List<InetSocketAddress> tlsAddresses = new ArrayList<>();
@@ -130,7 +139,8 @@ public final class RelayServer implements AutoCloseable {
                         config.effectiveRelayThreads(),
                         engine.build(),
                         shared,
-                        TimeUnit.MILLISECONDS.toNanos(100)));
+                        InstantSource.system(),
+                        UdpSocketSettings.DEFAULT));
             } catch (InterruptedException | RuntimeException e) {
                 if (tls != null) {
                     tls.close();
@@ -138,11 +148,11 @@ public final class RelayServer implements AutoCloseable {
                 throw e;
             }
         }
-        String summary = "listening on udp " + addresses(transport == null ? List.of() : transport.udpAddresses())
-                + ", tcp " + addresses(transport == null ? List.of() : transport.tcpAddresses())
-                + ", tls " + addresses(transport == null ? List.of() : transport.tlsAddresses())
-                + ", relay " + (relayV4 == null ? "" : relayV4.getHostAddress())
-                + (relayV6 == null ? "" : " " + relayV6.getHostAddress())
+        String summary = "listening on udp "
+                + AddressPlan.describe(transport == null ? List.of() : transport.udpAddresses())
+                + ", tcp " + AddressPlan.describe(transport == null ? List.of() : transport.tcpAddresses())
+                + ", tls " + AddressPlan.describe(transport == null ? List.of() : transport.tlsAddresses())
+                + ", relay " + plan.describeRelay()
                 + " ports " + config.minPort() + "-" + config.maxPort()
                 + ", " + config.effectiveRelayThreads() + " relay thread(s), " + NettyTransports.name()
                 + ", realm '" + config.realm() + "', auth " + config.authMode();
@@ -156,10 +166,6 @@ public final class RelayServer implements AutoCloseable {
             installSighupReload();
         }
         return server;
-    }
-
-    private static String addresses(List<InetSocketAddress> addresses) {
-        return addresses.isEmpty() ? "(disabled)" : addresses.toString();
     }
 
     private static TlsContextSource loadTls(TurnServerConfig config) {
@@ -238,6 +244,11 @@ public final class RelayServer implements AutoCloseable {
         return transport == null ? null : transport.streamCounters();
     }
 
+    /** Datagrams the kernel dropped at the relay's full UDP receive buffers, so far. */
+    public long kernelReceiveDrops() {
+        return transport == null ? 0 : transport.kernelReceiveDrops();
+    }
+
     /** TCP and TLS connections open now. */
     public int streamConnections() {
         return transport == null ? 0 : transport.streamConnections();
@@ -276,68 +287,15 @@ public final class RelayServer implements AutoCloseable {
         return CredentialStore.of(config.realm(), users, config.restApiSecrets(), config.restApiSeparator());
     }
 
-    private static PeerAddressPolicy peerPolicy(TurnServerConfig config, List<InetSocketAddress> listenAddresses) {
+    private static PeerAddressPolicy peerPolicy(
+            TurnServerConfig config, AddressPlan plan, List<InetSocketAddress> listenAddresses) {
         List<TransportAddress> self = new ArrayList<>();
         for (InetSocketAddress listen : listenAddresses) {
-            for (InetAddress ip : expand(listen.getAddress())) {
+            for (InetAddress ip : plan.localAddresses(listen.getAddress())) {
                 self.add(TransportAddress.of(new InetSocketAddress(ip, listen.getPort())));
                 self.add(TransportAddress.of(new InetSocketAddress(ip, config.tlsListeningPort())));
             }
         }
         return PeerAddressPolicy.of(config.allowedPeerIps(), config.deniedPeerIps(), config.allowLoopbackPeers(), self);
-    }
-
-    /** A wildcard listening address stands for every address of the host. */
-    private static List<InetAddress> expand(InetAddress ip) {
-        if (!ip.isAnyLocalAddress()) {
-            return List.of(ip);
-        }
-        List<InetAddress> all = new ArrayList<>();
-        try {
-            for (NetworkInterface nif : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-                all.addAll(Collections.list(nif.getInetAddresses()));
-            }
-        } catch (SocketException e) {
-            LOG.log(System.Logger.Level.WARNING, "cannot list network interfaces: " + e.getMessage());
-        }
-        return all;
-    }
-
-    /**
-     * The relay address of a family: the first {@code relay-ip} of it; else a specific listening
-     * IP of it; else, for IPv4 only, the host's first non-loopback address, as coturn does.
-     */
-    private static InetAddress relayAddress(
-            TurnServerConfig config, Class<? extends InetAddress> family, List<InetAddress> listenIps) {
-        for (InetAddress ip : config.relayIps()) {
-            if (family.isInstance(ip)) {
-                return ip;
-            }
-        }
-        if (!config.relayIps().isEmpty()) {
-            return null;
-        }
-        for (InetAddress ip : listenIps) {
-            if (family.isInstance(ip) && !ip.isAnyLocalAddress()) {
-                return ip;
-            }
-        }
-        if (family != Inet4Address.class) {
-            return null;
-        }
-        for (InetAddress ip : expand(wildcardV4())) {
-            if (ip instanceof Inet4Address && !ip.isLoopbackAddress() && !ip.isLinkLocalAddress()) {
-                return ip;
-            }
-        }
-        return InetAddress.getLoopbackAddress();
-    }
-
-    private static InetAddress wildcardV4() {
-        try {
-            return InetAddress.getByAddress(new byte[4]);
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

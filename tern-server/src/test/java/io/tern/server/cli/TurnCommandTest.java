@@ -164,9 +164,9 @@ class TurnCommandTest {
     void turnHelpListsEverySupportedOptionWithItsDefault() {
         assertThat(run("turn", "--help")).isZero();
         final String help = out.toString();
-        for (final OptionDef option : CoturnOptions.withStatus(OptionDef.Status.SUPPORTED)) {
+        for (final OptionDef<?> option : CoturnOptions.withStatus(OptionDef.Status.SUPPORTED)) {
             assertThat(help).contains("--" + option.name());
-            assertThat(option.description()).contains("Default:");
+            assertThat(option.helpWithDefault()).contains("Default:");
         }
         assertThat(help)
                 .contains("-p, --listening-port=<port>")

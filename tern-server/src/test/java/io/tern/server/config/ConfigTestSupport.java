@@ -31,7 +31,7 @@ final class ConfigTestSupport {
     static List<OptionValue> cli(final String... nameValuePairs) {
         final List<OptionValue> values = new ArrayList<>();
         for (int i = 0; i < nameValuePairs.length; i += 2) {
-            final OptionDef option = CoturnOptions.find(nameValuePairs[i]);
+            final OptionDef<?> option = CoturnOptions.find(nameValuePairs[i]);
             if (option == null) {
                 throw new IllegalArgumentException(nameValuePairs[i]);
             }

@@ -113,7 +113,7 @@ class CoturnConfigReaderTest {
         final List<OptionValue> values = new CoturnConfigReader(warnings).read(debian);
         final TurnServerConfig config = new TurnServerConfigAssembler(warnings).assemble(values, List.of());
 
-        assertThat(config.listeningPort()).isEqualTo(TurnServerConfig.DEFAULT_LISTENING_PORT);
+        assertThat(config.listeningPort()).isEqualTo(CoturnOptions.LISTENING_PORT.defaultValue());
         assertThat(config.authMode()).isEqualTo(AuthMode.REST_SECRET);
         assertThat(config.generatedSecret()).isPresent();
         assertThat(warnings.messages).allMatch(message -> message.startsWith("coturn option '"));

@@ -22,7 +22,8 @@ class TurnServerConfigAssemblerTest {
         final TurnServerConfig config = assembler.assemble(List.of(), List.of());
         assertThat(config.listeningPort()).isEqualTo(3478);
         assertThat(config.tlsListeningPort()).isEqualTo(5349);
-        assertThat(config.listeningIps()).containsExactly(IpLiterals.parse("0.0.0.0"));
+        // None given: the server listens on '::' where the host has IPv6, else on 0.0.0.0 (AddressPlan).
+        assertThat(config.listeningIps()).isEmpty();
         assertThat(config.relayIps()).isEmpty();
         assertThat(config.minPort()).isEqualTo(49152);
         assertThat(config.maxPort()).isEqualTo(65535);

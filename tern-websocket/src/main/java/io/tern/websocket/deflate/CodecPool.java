@@ -1,29 +1,59 @@
 package io.tern.websocket.deflate;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
  * Shared, bounded pool of raw-deflate {@link Deflater}s and {@link Inflater}s. Each holds native zlib
  * state (a deflater roughly 256 KiB), so connections without context takeover borrow one per message
- * instead of owning one for their whole life. Thread-safe: event loops share one pool.
+ * instead of owning one for their whole life. Thread-safe: event loops share one pool. Borrowing
+ * and returning allocate nothing (the pool is a fixed set of slots, not a queue of nodes).
  */
 public final class CodecPool {
     private final int compressionLevel;
-    private final int maxPooled;
-    private final ConcurrentLinkedQueue<Deflater> deflaters = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<Deflater> huffmanDeflaters = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<Inflater> inflaters = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger pooledDeflaters = new AtomicInteger();
-    private final AtomicInteger pooledInflaters = new AtomicInteger();
+    private final Slots<Deflater> deflaters;
+    private final Slots<Deflater> huffmanDeflaters;
+    private final Slots<Inflater> inflaters;
     private final AtomicInteger deflatersInUse = new AtomicInteger();
     private final AtomicInteger inflatersInUse = new AtomicInteger();
 
+    /** @param maxPooled idle codecs kept, of each kind (deflaters, Huffman-only deflaters, inflaters) */
     public CodecPool(int compressionLevel, int maxPooled) {
         this.compressionLevel = compressionLevel;
-        this.maxPooled = maxPooled;
+        this.deflaters = new Slots<>(maxPooled);
+        this.huffmanDeflaters = new Slots<>(maxPooled);
+        this.inflaters = new Slots<>(maxPooled);
+    }
+
+    /** A fixed number of slots, each empty or holding one idle codec. */
+    private static final class Slots<T> {
+        private final AtomicReferenceArray<T> slots;
+
+        Slots(int size) {
+            slots = new AtomicReferenceArray<>(size);
+        }
+
+        T take() {
+            for (int i = 0; i < slots.length(); i++) {
+                T held = slots.get(i);
+                if (held != null && slots.compareAndSet(i, held, null)) {
+                    return held;
+                }
+            }
+            return null;
+        }
+
+        /** @return false when every slot is taken */
+        boolean give(T codec) {
+            for (int i = 0; i < slots.length(); i++) {
+                if (slots.get(i) == null && slots.compareAndSet(i, null, codec)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /**
@@ -33,9 +63,8 @@ public final class CodecPool {
      */
     public Deflater acquireDeflater(boolean huffmanOnly) {
         deflatersInUse.incrementAndGet();
-        Deflater d = (huffmanOnly ? huffmanDeflaters : deflaters).poll();
+        Deflater d = (huffmanOnly ? huffmanDeflaters : deflaters).take();
         if (d != null) {
-            pooledDeflaters.decrementAndGet();
             return d;
         }
         d = new Deflater(compressionLevel, true);
@@ -50,31 +79,21 @@ public final class CodecPool {
     public void releaseDeflater(Deflater d, boolean huffmanOnly) {
         deflatersInUse.decrementAndGet();
         d.reset();
-        if (pooledDeflaters.incrementAndGet() <= maxPooled) {
-            (huffmanOnly ? huffmanDeflaters : deflaters).offer(d);
-        } else {
-            pooledDeflaters.decrementAndGet();
+        if (!(huffmanOnly ? huffmanDeflaters : deflaters).give(d)) {
             d.end();
         }
     }
 
     public Inflater acquireInflater() {
         inflatersInUse.incrementAndGet();
-        Inflater i = inflaters.poll();
-        if (i == null) {
-            return new Inflater(true);
-        }
-        pooledInflaters.decrementAndGet();
-        return i;
+        Inflater i = inflaters.take();
+        return i != null ? i : new Inflater(true);
     }
 
     public void releaseInflater(Inflater i) {
         inflatersInUse.decrementAndGet();
         i.reset();
-        if (pooledInflaters.incrementAndGet() <= maxPooled) {
-            inflaters.offer(i);
-        } else {
-            pooledInflaters.decrementAndGet();
+        if (!inflaters.give(i)) {
             i.end();
         }
     }

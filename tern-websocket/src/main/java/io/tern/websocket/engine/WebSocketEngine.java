@@ -3,29 +3,42 @@ package io.tern.websocket.engine;
 import io.tern.websocket.deflate.DeflateParameters;
 import io.tern.websocket.deflate.MessageDeflater;
 import io.tern.websocket.deflate.MessageInflater;
-import io.tern.websocket.deflate.PerMessageDeflate;
 import io.tern.websocket.deflate.PerMessageDeflateConfig;
 import io.tern.websocket.frame.FrameHeader;
 import io.tern.websocket.frame.GrowableBytes;
 import io.tern.websocket.frame.Masking;
 import io.tern.websocket.frame.Opcode;
-import io.tern.websocket.handshake.ExtensionOffer;
+import io.tern.websocket.handshake.ClientHandshake;
 import io.tern.websocket.handshake.Handshake;
+import io.tern.websocket.handshake.HandshakeRequest;
 import io.tern.websocket.handshake.HttpHead;
+import io.tern.websocket.handshake.ServerHandshake;
 import io.tern.websocket.utf8.Utf8Validator;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.List;
 import java.util.random.RandomGenerator;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A sans-IO RFC 6455 endpoint with RFC 7692 permessage-deflate. It owns no socket, thread or clock:
- * the caller feeds received bytes with {@link #onBytes}, calls {@link #onTimeout} once
- * {@link #nextDeadlineNs()} has passed, and receives everything else through the {@link WebSocketSink}.
+ * A sans-IO RFC 6455 endpoint with RFC 7692 permessage-deflate. It owns no socket, thread or clock.
  *
- * <p>Input is consumed completely on every call: a frame header is gathered in a 14-byte array and
- * payload goes straight into the message buffer, whose size is bounded by {@link WebSocketConfig}.
- * The engine unmasks payload in place, so the caller's input bytes may be overwritten.
+ * <p>Inputs: {@link #onBytes} (received bytes), {@link #acceptUpgrade} (a server's decoded opening
+ * request), {@link #onTimeout}, {@link #onTransportBacklog} and {@link #onTransportClosed}, each
+ * with the caller's {@code nowNs}. Outputs are pulled, never pushed: frames go into the
+ * {@link TransmitBuffer} the caller supplies, events come from {@link #poll()}, what to do with the
+ * transport from {@link #transportAction()}, and the next timer from {@link #nextDeadlineNs()}.
+ * After every input the caller drains {@link #poll()} until {@link Event#NONE}, writes what was
+ * transmitted, applies the transport action and arms its timer: only a deadline is then left. The
+ * engine calls nothing back, so nothing can re-enter it; sending from an event handler is a new
+ * input, made after {@link #poll()} returned.
+ *
+ * <p>Each received message is copied once, from the caller's input into the engine's message
+ * buffer, and unmasked there. {@link #onBytes} stops after a frame that completes an event and
+ * returns the bytes it consumed, so at most one message is held at a time: it stays valid until
+ * the next {@link #onBytes}. Each sent frame is written once, header and payload together, into the
+ * transmit buffer (and masked there on the client side).
  *
  * <p>Not thread-safe: one engine belongs to one event loop.
  */
@@ -45,23 +58,69 @@ public final class WebSocketEngine {
         CLOSED
     }
 
+    /** What {@link #poll()} reports; when several are pending they come in this order. */
+    public enum Event {
+        NONE,
+        /** The opening handshake succeeded: messages may be sent. */
+        OPENED,
+        /** A complete message: {@link #messageText()}, {@link #messageArray()}, {@link #messageLength()}. */
+        MESSAGE,
+        /** A Pong frame: {@link #pongArray()}, {@link #pongLength()}. */
+        PONG,
+        /** {@link #writable()} changed. */
+        WRITABILITY_CHANGED,
+        /** The connection is closed: {@link #closeCode()}, {@link #closeReason()}. Always the last event. */
+        CLOSED
+    }
+
+    /** What the transport must do once it has written everything transmitted. */
+    public enum TransportAction {
+        KEEP_OPEN,
+        /**
+         * Half-close and wait for the peer to close (discarding its input), until the linger
+         * deadline: closing a socket with unread input makes the kernel send a RST, which can destroy
+         * what the peer has not read yet (an echo sent just before a protocol error).
+         */
+        SHUT_DOWN_OUTPUT,
+        /** Close now: the linger ran out, the peer stopped reading, or the transport is gone. */
+        CLOSE
+    }
+
     private enum DecodeState {
         HEADER,
         PAYLOAD
     }
 
     private static final int NO_MESSAGE = -1;
+    private static final int INFLATE_CHUNK_BYTES = 4096;
+
+    private static final int EVENT_OPENED = 1;
+    private static final int EVENT_MESSAGE = 1 << 1;
+    private static final int EVENT_PONG = 1 << 2;
+    private static final int EVENT_WRITABILITY = 1 << 3;
+    private static final int EVENT_CLOSED = 1 << 4;
 
     private final Role role;
     private final WebSocketConfig config;
-    private final WebSocketSink sink;
+    private final TransmitBuffer out;
     private final RandomGenerator random;
     private final String clientHost;
     private final String clientTarget;
+    private final UnsafeBuffer arrayInput = new UnsafeBuffer(0, 0);
 
     private State state = State.CONNECTING;
+    private long nowNs;
     private long handshakeDeadlineNs = Long.MAX_VALUE;
     private long closeDeadlineNs = Long.MAX_VALUE;
+    private long slowReaderDeadlineNs = Long.MAX_VALUE;
+    private long lingerDeadlineNs = Long.MAX_VALUE;
+    private boolean closeTransportNow;
+    private boolean writable = true;
+
+    private int events;
+    private int closeCode;
+    private String closeReason;
+
     private final GrowableBytes handshakeBytes = new GrowableBytes();
     private String clientKey;
     private String requestTarget;
@@ -81,6 +140,8 @@ public final class WebSocketEngine {
 
     private int messageOpcode = NO_MESSAGE;
     private boolean messageCompressed;
+    private boolean messageDelivered;
+    private boolean messageText;
     private final GrowableBytes message = new GrowableBytes();
     private final Utf8Validator utf8 = new Utf8Validator();
     private final byte[] control = new byte[FrameHeader.MAX_CONTROL_PAYLOAD_BYTES];
@@ -88,71 +149,52 @@ public final class WebSocketEngine {
 
     private MessageDeflater deflater;
     private MessageInflater inflater;
+    private byte[] inflateChunk;
 
     private final byte[] sendHeader = new byte[FrameHeader.MAX_HEADER_BYTES];
     private final GrowableBytes compressed = new GrowableBytes();
-    private final GrowableBytes masked = new GrowableBytes();
     private final byte[] controlOut = new byte[FrameHeader.MAX_CONTROL_PAYLOAD_BYTES];
 
     private WebSocketEngine(
             Role role,
             WebSocketConfig config,
-            WebSocketSink sink,
+            TransmitBuffer out,
             RandomGenerator random,
             String clientHost,
             String clientTarget) {
         this.role = role;
         this.config = config;
-        this.sink = sink;
+        this.out = out;
         this.random = random;
         this.clientHost = clientHost;
         this.clientTarget = clientTarget;
     }
 
-    public static WebSocketEngine server(WebSocketConfig config, WebSocketSink sink) {
-        return new WebSocketEngine(Role.SERVER, config, sink, null, null, null);
+    /** A server: {@link #start}, then {@link #acceptUpgrade} with the decoded opening request. */
+    public static WebSocketEngine server(WebSocketConfig config, TransmitBuffer out) {
+        return new WebSocketEngine(Role.SERVER, config, out, null, null, null);
     }
 
     /**
+     * A client: {@link #start} transmits the opening request, {@link #onBytes} reads the answer.
+     *
      * @param random source of the handshake key and masking keys; RFC 6455 §10.3 wants it unpredictable
      */
     public static WebSocketEngine client(
-            WebSocketConfig config, WebSocketSink sink, RandomGenerator random, String host, String target) {
-        return new WebSocketEngine(Role.CLIENT, config, sink, random, host, target);
+            WebSocketConfig config, TransmitBuffer out, RandomGenerator random, String host, String target) {
+        return new WebSocketEngine(Role.CLIENT, config, out, random, host, target);
     }
 
     /** Starts the handshake clock; a client also transmits its opening request. */
     public void start(long nowNs) {
+        this.nowNs = nowNs;
         handshakeDeadlineNs = nowNs + config.handshakeTimeoutNs();
         if (role == Role.CLIENT) {
             byte[] key = new byte[Handshake.KEY_BYTES];
             random.nextBytes(key);
             clientKey = Base64.getEncoder().encodeToString(key);
-            StringBuilder request = new StringBuilder(256)
-                    .append("GET ")
-                    .append(clientTarget)
-                    .append(" HTTP/1.1\r\n")
-                    .append("Host: ")
-                    .append(clientHost)
-                    .append("\r\n")
-                    .append("Upgrade: websocket\r\nConnection: Upgrade\r\n")
-                    .append("Sec-WebSocket-Key: ")
-                    .append(clientKey)
-                    .append("\r\n")
-                    .append("Sec-WebSocket-Version: ")
-                    .append(Handshake.VERSION)
-                    .append("\r\n");
-            if (config.deflate() != null) {
-                request.append("Sec-WebSocket-Extensions: ")
-                        .append(PerMessageDeflate.offer(config.deflate()))
-                        .append("\r\n");
-            }
-            if (!config.subprotocols().isEmpty()) {
-                request.append("Sec-WebSocket-Protocol: ")
-                        .append(String.join(", ", config.subprotocols()))
-                        .append("\r\n");
-            }
-            transmitAscii(request.append("\r\n"));
+            transmitAscii(ClientHandshake.request(
+                    clientHost, clientTarget, clientKey, config.deflate(), config.subprotocols()));
         }
     }
 
@@ -179,85 +221,243 @@ public final class WebSocketEngine {
         return deflateParameters;
     }
 
+    // ---------------------------------------------------------------- outputs
+
+    /** The next pending event, or {@link Event#NONE}. */
+    public Event poll() {
+        if (events == 0) {
+            return Event.NONE;
+        }
+        int next = Integer.lowestOneBit(events);
+        events &= ~next;
+        return switch (next) {
+            case EVENT_OPENED -> Event.OPENED;
+            case EVENT_MESSAGE -> Event.MESSAGE;
+            case EVENT_PONG -> Event.PONG;
+            case EVENT_WRITABILITY -> Event.WRITABILITY_CHANGED;
+            default -> Event.CLOSED;
+        };
+    }
+
+    /** Whether {@link #poll()} has something to report. */
+    public boolean hasEvent() {
+        return events != 0;
+    }
+
+    /** Of the last {@link Event#MESSAGE}: true for text (already validated as UTF-8), false for binary. */
+    public boolean messageText() {
+        return messageText;
+    }
+
+    /** Of the last {@link Event#MESSAGE}: its bytes are {@code [0, messageLength())}, valid until the next input. */
+    public byte[] messageArray() {
+        return message.array();
+    }
+
+    public int messageLength() {
+        return message.length();
+    }
+
+    /** Of the last {@link Event#PONG}: its payload is {@code [0, pongLength())}, valid until the next input. */
+    public byte[] pongArray() {
+        return control;
+    }
+
+    public int pongLength() {
+        return controlFill;
+    }
+
+    /**
+     * Of {@link Event#CLOSED}: the peer's status code after a close handshake, ours when we failed
+     * the connection, or {@link CloseCodes#ABNORMAL}.
+     */
+    public int closeCode() {
+        return closeCode;
+    }
+
+    public String closeReason() {
+        return closeReason;
+    }
+
+    /** False while the transport's backlog is above the high water mark (until it falls below the low). */
+    public boolean writable() {
+        return writable;
+    }
+
+    public TransportAction transportAction() {
+        if (state != State.CLOSED) {
+            return TransportAction.KEEP_OPEN;
+        }
+        return closeTransportNow ? TransportAction.CLOSE : TransportAction.SHUT_DOWN_OUTPUT;
+    }
+
     /** When {@link #onTimeout} must next be called, or {@link Long#MAX_VALUE} when no timer runs. */
     public long nextDeadlineNs() {
         return switch (state) {
             case CONNECTING -> handshakeDeadlineNs;
-            case CLOSING -> closeDeadlineNs;
-            default -> Long.MAX_VALUE;
+            case OPEN -> slowReaderDeadlineNs;
+            case CLOSING -> Math.min(closeDeadlineNs, slowReaderDeadlineNs);
+            case CLOSED -> closeTransportNow ? Long.MAX_VALUE : lingerDeadlineNs;
         };
     }
 
+    // ---------------------------------------------------------------- inputs
+
     public void onTimeout(long nowNs) {
-        if (nowNs >= nextDeadlineNs()) {
-            String reason = state == State.CONNECTING ? "opening handshake timed out" : "close handshake timed out";
-            terminate(CloseCodes.ABNORMAL, reason);
+        this.nowNs = nowNs;
+        switch (state) {
+            case CONNECTING -> {
+                if (nowNs >= handshakeDeadlineNs) {
+                    terminate(CloseCodes.ABNORMAL, "opening handshake timed out", true);
+                }
+            }
+            case OPEN, CLOSING -> {
+                if (nowNs >= slowReaderDeadlineNs) {
+                    terminate(CloseCodes.ABNORMAL, "peer stopped reading", true);
+                } else if (nowNs >= closeDeadlineNs) {
+                    terminate(CloseCodes.ABNORMAL, "close handshake timed out", true);
+                }
+            }
+            case CLOSED -> {
+                if (nowNs >= lingerDeadlineNs) {
+                    closeTransportNow = true;
+                }
+            }
+        }
+    }
+
+    /**
+     * How many bytes the transport holds for the peer, written but not yet sent. Report it after
+     * writing what the engine transmitted and whenever the transport drains.
+     */
+    public void onTransportBacklog(long queuedBytes, long nowNs) {
+        this.nowNs = nowNs;
+        if (state == State.CLOSED) {
+            return;
+        }
+        BackpressureConfig limits = config.backpressure();
+        if (queuedBytes > limits.maxQueuedBytes()) {
+            terminate(CloseCodes.ABNORMAL, "peer stopped reading: " + queuedBytes + " bytes queued", true);
+        } else if (writable && queuedBytes > limits.highWaterMarkBytes()) {
+            writable = false;
+            slowReaderDeadlineNs = nowNs + limits.slowReaderTimeoutNs();
+            events |= EVENT_WRITABILITY;
+        } else if (!writable && queuedBytes < limits.lowWaterMarkBytes()) {
+            writable = true;
+            slowReaderDeadlineNs = Long.MAX_VALUE;
+            events |= EVENT_WRITABILITY;
         }
     }
 
     /** The transport closed underneath us. */
-    public void onTransportClosed() {
-        if (state != State.CLOSED) {
-            state = State.CLOSED;
-            releaseCodecs();
-            sink.onClose(this, CloseCodes.ABNORMAL, "transport closed");
-        }
+    public void onTransportClosed(long nowNs) {
+        this.nowNs = nowNs;
+        terminate(CloseCodes.ABNORMAL, "transport closed", true);
+        closeTransportNow = true;
     }
 
-    /** Consumes received bytes; may overwrite them while unmasking. */
-    public void onBytes(byte[] buf, int offset, int length, long nowNs) {
+    /**
+     * Server side: answers a decoded opening request (RFC 6455 §4.2). When it is acceptable the 101
+     * answer is transmitted and {@link Event#OPENED} follows; otherwise the engine is closed and the
+     * caller answers with the returned status ({@link ServerHandshake#UPGRADE_REQUIRED} with
+     * {@code Sec-WebSocket-Version: 13}).
+     *
+     * @return {@link ServerHandshake#SWITCHING_PROTOCOLS}, or the HTTP status of the refusal
+     */
+    public int acceptUpgrade(HandshakeRequest request, long nowNs) {
+        if (role != Role.SERVER || state != State.CONNECTING) {
+            throw new IllegalStateException("acceptUpgrade is for a server engine that is still connecting");
+        }
+        this.nowNs = nowNs;
+        ServerHandshake.Outcome outcome = ServerHandshake.accept(request, config.deflate(), config.subprotocols());
+        if (!outcome.accepted()) {
+            terminate(CloseCodes.PROTOCOL_ERROR, outcome.reason(), false);
+            return outcome.status();
+        }
+        requestTarget = request.target();
+        subprotocol = outcome.subprotocol();
+        if (outcome.deflate() != null) {
+            enableDeflate(outcome.deflate());
+        }
+        transmitAscii(outcome.responseHead());
+        open();
+        return outcome.status();
+    }
+
+    /** {@link #onBytes(DirectBuffer, int, int, long)} over an array. */
+    public int onBytes(byte[] buf, int offset, int length, long nowNs) {
+        arrayInput.wrap(buf, offset, length);
+        return onBytes(arrayInput, 0, length, nowNs);
+    }
+
+    /**
+     * Consumes received bytes up to the end of the first frame that completes an event (or all of
+     * them). The input is only read. Every pending event must have been polled first.
+     *
+     * @return how many bytes were consumed; feed the rest once the events are drained
+     */
+    public int onBytes(DirectBuffer src, int offset, int length, long nowNs) {
+        if (events != 0) {
+            throw new IllegalStateException("poll() every event before the next input");
+        }
+        this.nowNs = nowNs;
+        if (messageDelivered) {
+            messageDelivered = false;
+            message.clear(config.retainBufferBytes());
+        }
+        if (state == State.CLOSED) {
+            return length;
+        }
+        if (state == State.CONNECTING) {
+            if (role == Role.SERVER) {
+                throw new IllegalStateException("a server engine reads frames only after acceptUpgrade");
+            }
+            return onHandshakeResponse(src, offset, length);
+        }
         int i = offset;
         final int end = offset + length;
-        if (state == State.CONNECTING) {
-            i = onHandshakeBytes(buf, offset, length);
-            if (i < 0) {
-                return;
-            }
-        }
-        while (i < end && state != State.CLOSED) {
+        while (i < end && events == 0) {
             if (decodeState == DecodeState.HEADER) {
                 if (headerFill < 2) {
                     int take = Math.min(2 - headerFill, end - i);
-                    System.arraycopy(buf, i, headerBytes, headerFill, take);
+                    src.getBytes(i, headerBytes, headerFill, take);
                     headerFill += take;
                     i += take;
                     if (headerFill < 2) {
-                        return;
+                        break;
                     }
                 }
                 int needed = header.headerBytes();
                 if (headerFill < needed) {
                     int take = Math.min(needed - headerFill, end - i);
-                    System.arraycopy(buf, i, headerBytes, headerFill, take);
+                    src.getBytes(i, headerBytes, headerFill, take);
                     headerFill += take;
                     i += take;
                     if (headerFill < needed) {
-                        return;
+                        break;
                     }
                 }
                 headerFill = 0;
                 if (!onFrameHeader()) {
-                    return;
+                    break;
                 }
                 decodeState = DecodeState.PAYLOAD;
             }
             int take = (int) Math.min(payloadRemaining, end - i);
-            if (frameMasked && take > 0) {
-                maskPhase = Masking.mask(buf, i, take, maskKey, maskPhase);
-            }
-            if (take > 0 && !onPayload(buf, i, take)) {
-                return;
+            if (take > 0 && !onPayload(src, i, take)) {
+                break;
             }
             i += take;
             payloadRemaining -= take;
             if (payloadRemaining == 0) {
                 decodeState = DecodeState.HEADER;
-                if (!onFrameEnd()) {
-                    return;
-                }
+                onFrameEnd();
             }
         }
+        return state == State.CLOSED ? length : i - offset;
     }
+
+    // ---------------------------------------------------------------- frame decoding
 
     private boolean onFrameHeader() {
         final int opcode = header.opcode();
@@ -277,6 +477,9 @@ public final class WebSocketEngine {
         }
         if (payloadBytes < 0) {
             return fail(CloseCodes.PROTOCOL_ERROR, "payload length has its top bit set");
+        }
+        if (!header.hasMinimalLength()) {
+            return fail(CloseCodes.PROTOCOL_ERROR, "payload length not in its minimal form");
         }
         if (control) {
             if (!header.fin() || payloadBytes > FrameHeader.MAX_CONTROL_PAYLOAD_BYTES) {
@@ -311,23 +514,47 @@ public final class WebSocketEngine {
         return true;
     }
 
-    private boolean onPayload(byte[] buf, int offset, int length) {
+    /** The one copy of received payload: from the input into the message (or control) buffer, unmasked there. */
+    private boolean onPayload(DirectBuffer src, int index, int length) {
         if (Opcode.isControl(frameOpcode)) {
-            System.arraycopy(buf, offset, control, controlFill, length);
+            src.getBytes(index, control, controlFill, length);
+            unmask(control, controlFill, length);
             controlFill += length;
             return true;
         }
         final int start = message.length();
         if (messageCompressed) {
-            MessageInflater.Result result = inflater.inflate(buf, offset, length, message, config.maxMessageBytes());
+            return inflate(src, index, length) && validateText(start);
+        }
+        message.ensureWritable(length, config.maxMessageBytes());
+        src.getBytes(index, message.array(), start, length);
+        unmask(message.array(), start, length);
+        message.length(start + length);
+        return validateText(start);
+    }
+
+    private void unmask(byte[] buf, int offset, int length) {
+        if (frameMasked) {
+            maskPhase = Masking.mask(buf, offset, length, maskKey, maskPhase);
+        }
+    }
+
+    /** Compressed payload is unmasked a chunk at a time in a small buffer and inflated into the message. */
+    private boolean inflate(DirectBuffer src, int index, int length) {
+        if (inflateChunk == null) {
+            inflateChunk = new byte[INFLATE_CHUNK_BYTES];
+        }
+        for (int done = 0; done < length; ) {
+            int chunk = Math.min(INFLATE_CHUNK_BYTES, length - done);
+            src.getBytes(index + done, inflateChunk, 0, chunk);
+            unmask(inflateChunk, 0, chunk);
+            MessageInflater.Result result = inflater.inflate(inflateChunk, 0, chunk, message, config.maxMessageBytes());
             if (result != MessageInflater.Result.OK) {
                 return failInflate(result);
             }
-        } else {
-            message.ensureWritable(length, config.maxMessageBytes());
-            message.append(buf, offset, length);
+            done += chunk;
         }
-        return validateText(start);
+        return true;
     }
 
     private boolean validateText(int start) {
@@ -343,62 +570,65 @@ public final class WebSocketEngine {
                 : fail(CloseCodes.INVALID_PAYLOAD, "corrupt deflate data");
     }
 
-    private boolean onFrameEnd() {
+    private void onFrameEnd() {
         if (Opcode.isControl(frameOpcode)) {
-            return onControlFrame();
+            onControlFrame();
+            return;
         }
         if (!frameFin) {
-            return true;
+            return;
         }
         if (messageCompressed) {
             int start = message.length();
             MessageInflater.Result result = inflater.finish(message, config.maxMessageBytes());
             if (result != MessageInflater.Result.OK) {
-                return failInflate(result);
+                failInflate(result);
+                return;
             }
             if (!validateText(start)) {
-                return false;
+                return;
             }
         }
         boolean text = messageOpcode == Opcode.TEXT;
         if (text && !utf8.isComplete()) {
-            return fail(CloseCodes.INVALID_PAYLOAD, "message ends inside a UTF-8 sequence");
+            fail(CloseCodes.INVALID_PAYLOAD, "message ends inside a UTF-8 sequence");
+            return;
         }
         messageOpcode = NO_MESSAGE;
-        sink.onMessage(this, text, message.array(), 0, message.length());
-        message.clear(config.retainBufferBytes());
-        return state != State.CLOSED;
+        messageText = text;
+        messageDelivered = true;
+        events |= EVENT_MESSAGE;
     }
 
-    private boolean onControlFrame() {
+    private void onControlFrame() {
         switch (frameOpcode) {
             case Opcode.PING -> {
                 if (state == State.OPEN) {
                     writeFrame(true, 0, Opcode.PONG, control, 0, controlFill);
                 }
             }
-            case Opcode.PONG -> sink.onPong(this, control, 0, controlFill);
-            default -> {
-                return onCloseFrame();
-            }
+            case Opcode.PONG -> events |= EVENT_PONG;
+            default -> onCloseFrame();
         }
-        return true;
     }
 
     /** §5.5.1 and §7.1.5: validate the peer's Close, answer it if we have not closed, then end. */
-    private boolean onCloseFrame() {
+    private void onCloseFrame() {
         int code = CloseCodes.NO_STATUS;
         String reason = "";
         if (controlFill == 1) {
-            return fail(CloseCodes.PROTOCOL_ERROR, "close frame with a one-byte payload");
+            fail(CloseCodes.PROTOCOL_ERROR, "close frame with a one-byte payload");
+            return;
         }
         if (controlFill >= 2) {
             code = ((control[0] & 0xFF) << 8) | (control[1] & 0xFF);
             if (!CloseCodes.isValidOnWire(code)) {
-                return fail(CloseCodes.PROTOCOL_ERROR, "invalid close code " + code);
+                fail(CloseCodes.PROTOCOL_ERROR, "invalid close code " + code);
+                return;
             }
             if (!Utf8Validator.isValid(control, 2, controlFill - 2)) {
-                return fail(CloseCodes.INVALID_PAYLOAD, "close reason is not UTF-8");
+                fail(CloseCodes.INVALID_PAYLOAD, "close reason is not UTF-8");
+                return;
             }
             reason = new String(control, 2, controlFill - 2, StandardCharsets.UTF_8);
         }
@@ -407,138 +637,45 @@ public final class WebSocketEngine {
             System.arraycopy(control, 0, controlOut, 0, Math.min(controlFill, 2));
             writeFrame(true, 0, Opcode.CLOSE, controlOut, 0, code == CloseCodes.NO_STATUS ? 0 : 2);
         }
-        terminate(code, reason);
-        return false;
+        terminate(code, reason, false);
     }
 
-    // ---------------------------------------------------------------- opening handshake
+    // ---------------------------------------------------------------- client side of the opening handshake
 
-    /** @return index in {@code buf} where frames start, or -1 while the handshake is incomplete or failed */
-    private int onHandshakeBytes(byte[] buf, int offset, int length) {
+    /** @return bytes consumed: up to the end of the head once it is complete, else all */
+    private int onHandshakeResponse(DirectBuffer src, int offset, int length) {
         final int previousBytes = handshakeBytes.length();
-        final int room = config.maxHandshakeBytes() - previousBytes;
-        final int take = Math.min(room, length);
+        final int take = Math.min(config.maxHandshakeBytes() - previousBytes, length);
         handshakeBytes.ensureWritable(take, config.maxHandshakeBytes());
-        handshakeBytes.append(buf, offset, take);
+        src.getBytes(offset, handshakeBytes.array(), previousBytes, take);
+        handshakeBytes.length(previousBytes + take);
         int searchFrom = Math.max(0, previousBytes - 3);
         int found = HttpHead.headLength(handshakeBytes.array(), searchFrom, handshakeBytes.length() - searchFrom);
         if (found < 0) {
             if (handshakeBytes.length() >= config.maxHandshakeBytes()) {
-                rejectHandshake("431 Request Header Fields Too Large", "handshake too large");
+                terminate(CloseCodes.PROTOCOL_ERROR, "handshake too large", false);
             }
-            return -1;
+            return length;
         }
         final int headBytes = searchFrom + found;
         HttpHead head = HttpHead.parse(handshakeBytes.array(), 0, headBytes);
         handshakeBytes.clear(0);
         if (head == null) {
-            rejectHandshake("400 Bad Request", "malformed HTTP head");
-            return -1;
+            terminate(CloseCodes.PROTOCOL_ERROR, "malformed HTTP head", false);
+            return length;
         }
-        boolean opened = role == Role.SERVER ? acceptRequest(head) : acceptResponse(head);
-        return opened ? offset + headBytes - previousBytes : -1;
-    }
-
-    /** RFC 6455 §4.2.1 and §4.2.2. */
-    private boolean acceptRequest(HttpHead head) {
-        String[] requestLine = head.startLine().split(" ", -1);
-        if (requestLine.length != 3
-                || !requestLine[0].equals("GET")
-                || !requestLine[2].equals("HTTP/1.1")
-                || requestLine[1].isEmpty()) {
-            return rejectHandshake("400 Bad Request", "not a GET HTTP/1.1 request");
+        ClientHandshake.Outcome outcome =
+                ClientHandshake.check(head, clientKey, config.deflate(), config.subprotocols());
+        if (outcome.failure() != null) {
+            terminate(CloseCodes.PROTOCOL_ERROR, outcome.failure(), false);
+            return length;
         }
-        if (head.field("host") == null
-                || !head.fieldHasToken("upgrade", "websocket")
-                || !head.fieldHasToken("connection", "upgrade")) {
-            return rejectHandshake("400 Bad Request", "not a WebSocket upgrade");
-        }
-        if (!Handshake.VERSION.equals(head.field("sec-websocket-version"))) {
-            return rejectHandshake("426 Upgrade Required\r\nSec-WebSocket-Version: 13", "unsupported version");
-        }
-        String key = head.field("sec-websocket-key");
-        if (!Handshake.isValidKey(key)) {
-            return rejectHandshake("400 Bad Request", "bad Sec-WebSocket-Key");
-        }
-        StringBuilder response = new StringBuilder(256)
-                .append("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n")
-                .append("Sec-WebSocket-Accept: ")
-                .append(Handshake.acceptKey(key))
-                .append("\r\n");
-        if (config.deflate() != null) {
-            List<ExtensionOffer> offers;
-            try {
-                offers = ExtensionOffer.parseAll(head.field("sec-websocket-extensions"));
-            } catch (IllegalArgumentException malformed) {
-                // A malformed offer is declined like any other we cannot honour.
-                offers = List.of();
-            }
-            PerMessageDeflate.Accepted accepted = PerMessageDeflate.accept(offers, config.deflate());
-            if (accepted != null) {
-                response.append("Sec-WebSocket-Extensions: ")
-                        .append(accepted.responseElement())
-                        .append("\r\n");
-                enableDeflate(accepted.parameters());
-            }
-        }
-        String offered = head.field("sec-websocket-protocol");
-        if (offered != null) {
-            for (String supported : config.subprotocols()) {
-                if (head.fieldHasToken("sec-websocket-protocol", supported)) {
-                    subprotocol = supported;
-                    response.append("Sec-WebSocket-Protocol: ")
-                            .append(supported)
-                            .append("\r\n");
-                    break;
-                }
-            }
-        }
-        requestTarget = requestLine[1];
-        transmitAscii(response.append("\r\n"));
-        open();
-        return true;
-    }
-
-    /** RFC 6455 §4.1, the client's checks of the server's response. */
-    private boolean acceptResponse(HttpHead head) {
-        String[] statusLine = head.startLine().split(" ", 3);
-        if (statusLine.length < 2 || !statusLine[0].equals("HTTP/1.1") || !statusLine[1].equals("101")) {
-            return failHandshake("server did not switch protocols: " + head.startLine());
-        }
-        if (!head.fieldHasToken("upgrade", "websocket") || !head.fieldHasToken("connection", "upgrade")) {
-            return failHandshake("missing Upgrade/Connection");
-        }
-        if (!Handshake.acceptKey(clientKey).equals(head.field("sec-websocket-accept"))) {
-            return failHandshake("wrong Sec-WebSocket-Accept");
-        }
-        String extensions = head.field("sec-websocket-extensions");
-        if (extensions != null) {
-            List<ExtensionOffer> answered;
-            try {
-                answered = ExtensionOffer.parseAll(extensions);
-            } catch (IllegalArgumentException malformed) {
-                return failHandshake("malformed Sec-WebSocket-Extensions");
-            }
-            if (answered.size() > 1 || config.deflate() == null) {
-                return failHandshake("extension not offered");
-            }
-            if (answered.size() == 1) {
-                DeflateParameters parameters = PerMessageDeflate.acceptResponse(answered.get(0), config.deflate());
-                if (parameters == null) {
-                    return failHandshake("unacceptable permessage-deflate response");
-                }
-                enableDeflate(parameters);
-            }
-        }
-        String protocol = head.field("sec-websocket-protocol");
-        if (protocol != null) {
-            if (!config.subprotocols().contains(protocol)) {
-                return failHandshake("subprotocol not offered");
-            }
-            subprotocol = protocol;
+        subprotocol = outcome.subprotocol();
+        if (outcome.deflate() != null) {
+            enableDeflate(outcome.deflate());
         }
         open();
-        return true;
+        return headBytes - previousBytes;
     }
 
     private void enableDeflate(DeflateParameters parameters) {
@@ -557,21 +694,7 @@ public final class WebSocketEngine {
     private void open() {
         state = State.OPEN;
         handshakeDeadlineNs = Long.MAX_VALUE;
-        sink.onOpen(this);
-    }
-
-    private boolean rejectHandshake(String status, String reason) {
-        if (role == Role.SERVER) {
-            transmitAscii(new StringBuilder("HTTP/1.1 ")
-                    .append(status)
-                    .append("\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"));
-        }
-        return failHandshake(reason);
-    }
-
-    private boolean failHandshake(String reason) {
-        terminate(CloseCodes.PROTOCOL_ERROR, reason);
-        return false;
+        events |= EVENT_OPENED;
     }
 
     // ---------------------------------------------------------------- sending
@@ -585,6 +708,7 @@ public final class WebSocketEngine {
         return sendMessage(false, buf, offset, length);
     }
 
+    /** Frames a message into the transmit buffer (compressing it when negotiated). Returns false unless open. */
     public boolean sendMessage(boolean text, byte[] buf, int offset, int length) {
         if (state != State.OPEN) {
             return false;
@@ -619,6 +743,7 @@ public final class WebSocketEngine {
         return true;
     }
 
+    /** Sends a Ping (at most 125 bytes); the peer's Pong comes back as {@link Event#PONG}. Returns false unless open. */
     public boolean sendPing(byte[] buf, int offset, int length) {
         if (state != State.OPEN || length > FrameHeader.MAX_CONTROL_PAYLOAD_BYTES) {
             return false;
@@ -641,6 +766,7 @@ public final class WebSocketEngine {
         if (state != State.OPEN) {
             return;
         }
+        this.nowNs = nowNs;
         writeClose(code, reasonBytes);
         state = State.CLOSING;
         closeDeadlineNs = nowNs + config.closeTimeoutNs();
@@ -651,30 +777,32 @@ public final class WebSocketEngine {
         if (state == State.OPEN) {
             writeClose(code, reason.getBytes(StandardCharsets.UTF_8));
         }
-        terminate(code, reason);
+        terminate(code, reason, false);
         return false;
     }
 
-    private void terminate(int code, String reason) {
+    /** @param abort close the transport now instead of half-closing and lingering */
+    private void terminate(int code, String reason, boolean abort) {
         if (state == State.CLOSED) {
             return;
         }
         state = State.CLOSED;
-        releaseCodecs();
-        sink.onClose(this, code, reason);
-        sink.closeTransport();
-    }
-
-    private void releaseCodecs() {
+        closeCode = code;
+        closeReason = reason;
+        events |= EVENT_CLOSED;
+        closeTransportNow = abort;
+        lingerDeadlineNs = abort ? Long.MAX_VALUE : nowNs + config.closeLingerNs();
+        handshakeDeadlineNs = Long.MAX_VALUE;
+        closeDeadlineNs = Long.MAX_VALUE;
+        slowReaderDeadlineNs = Long.MAX_VALUE;
         if (deflater != null) {
             deflater.release();
         }
         if (inflater != null) {
             inflater.release();
         }
-        message.clear(0);
         compressed.clear(0);
-        masked.clear(0);
+        handshakeBytes.clear(0);
     }
 
     private void writeClose(int code, byte[] reasonBytes) {
@@ -685,30 +813,26 @@ public final class WebSocketEngine {
         writeFrame(true, 0, Opcode.CLOSE, controlOut, 0, 2 + reasonLength);
     }
 
+    /** Writes one frame, header and payload, straight into the transmit buffer; a client masks it there. */
     private void writeFrame(boolean fin, int rsv, int opcode, byte[] payload, int offset, int length) {
-        if (role == Role.SERVER) {
-            int headerLength = FrameHeader.encode(sendHeader, 0, fin, rsv, opcode, length, false, 0);
-            sink.transmit(sendHeader, 0, headerLength);
-            if (length > 0) {
-                sink.transmit(payload, offset, length);
-            }
-            return;
-        }
-        int key = random.nextInt();
-        int headerLength = FrameHeader.encode(sendHeader, 0, fin, rsv, opcode, length, true, key);
-        sink.transmit(sendHeader, 0, headerLength);
+        boolean masked = role == Role.CLIENT;
+        int key = masked ? random.nextInt() : 0;
+        int headerLength = FrameHeader.encode(sendHeader, 0, fin, rsv, opcode, length, masked, key);
+        MutableDirectBuffer frame = out.claim(headerLength + length);
+        frame.putBytes(0, sendHeader, 0, headerLength);
         if (length > 0) {
-            masked.length(0);
-            masked.ensureWritable(length, Integer.MAX_VALUE);
-            masked.append(payload, offset, length);
-            Masking.mask(masked.array(), 0, length, key, 0);
-            sink.transmit(masked.array(), 0, length);
-            masked.clear(config.retainBufferBytes());
+            frame.putBytes(headerLength, payload, offset, length);
+            if (masked) {
+                Masking.mask(frame, headerLength, length, key, 0);
+            }
         }
     }
 
-    private void transmitAscii(CharSequence text) {
-        byte[] bytes = text.toString().getBytes(StandardCharsets.ISO_8859_1);
-        sink.transmit(bytes, 0, bytes.length);
+    private void transmitAscii(String text) {
+        int length = text.length();
+        MutableDirectBuffer head = out.claim(length);
+        for (int i = 0; i < length; i++) {
+            head.putByte(i, (byte) text.charAt(i));
+        }
     }
 }

@@ -2,8 +2,8 @@ package io.tern.websocket.frame;
 
 /**
  * Flyweight over an RFC 6455 §5.2 frame header held in a byte array. Decoding is incremental:
- * {@link #requiredBytes(byte[], int, int)} says how many header bytes are needed once the first
- * two are known, so the caller can return early when fewer are available.
+ * {@link #headerBytes()} says how many header bytes are needed once the first two are known, so
+ * the caller can return early when fewer are available.
  */
 public final class FrameHeader {
     public static final int MAX_HEADER_BYTES = 14;
@@ -65,6 +65,18 @@ public final class FrameHeader {
             length = (length << 8) | (buffer[offset + 2 + i] & 0xFF);
         }
         return length;
+    }
+
+    /**
+     * RFC 6455 §5.2: "the minimal number of bytes MUST be used to encode the length". False when
+     * the 16-bit form carries a length below 126 or the 64-bit form one below 65536.
+     */
+    public boolean hasMinimalLength() {
+        int lengthCode = buffer[offset + 1] & LENGTH_MASK;
+        long length = payloadBytes();
+        return lengthCode < LENGTH_16
+                || (lengthCode == LENGTH_16 && length >= LENGTH_16)
+                || (lengthCode == LENGTH_64 && (length > 0xFFFF || length < 0));
     }
 
     public int maskKey() {

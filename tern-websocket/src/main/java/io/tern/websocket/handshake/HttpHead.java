@@ -7,9 +7,11 @@ import java.util.Map;
 
 /**
  * The start line and header fields of an HTTP/1.1 request or response (RFC 9112), as much as the
- * WebSocket opening handshake needs. Repeated fields are joined with ", " (RFC 9110 §5.3).
+ * WebSocket opening handshake needs: the client reads the server's answer with it, and in-memory
+ * tests read a client's request. Repeated fields are joined with ", " (RFC 9110 §5.3). Servers
+ * decode requests with their transport's HTTP codec instead.
  */
-public final class HttpHead {
+public final class HttpHead implements HandshakeRequest {
     private final String startLine;
     private final Map<String, String> fields;
 
@@ -67,22 +69,31 @@ public final class HttpHead {
         return startLine;
     }
 
-    /** Field value by case-insensitive name, or null. */
-    public String field(String name) {
-        return fields.get(name.toLowerCase(Locale.ROOT));
+    /** Of a request head: the start line's first word. */
+    @Override
+    public String method() {
+        return requestLinePart(0);
     }
 
-    /** True if the comma-separated field contains {@code token}, compared case-insensitively. */
-    public boolean fieldHasToken(String name, String token) {
-        String value = field(name);
-        if (value == null) {
-            return false;
-        }
-        for (String part : value.split(",")) {
-            if (part.strip().equalsIgnoreCase(token)) {
-                return true;
-            }
-        }
-        return false;
+    /** Of a request head: the start line's second word. */
+    @Override
+    public String target() {
+        return requestLinePart(1);
+    }
+
+    /** Of a request head: the start line's third word. */
+    @Override
+    public String version() {
+        return requestLinePart(2);
+    }
+
+    private String requestLinePart(int index) {
+        String[] parts = startLine.split(" ", -1);
+        return parts.length == 3 ? parts[index] : "";
+    }
+
+    @Override
+    public String field(String name) {
+        return fields.get(name.toLowerCase(Locale.ROOT));
     }
 }

@@ -2,7 +2,7 @@ package io.tern.websocket.deflate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tern.websocket.engine.RecordingSink;
+import io.tern.websocket.engine.EnginePeer;
 import io.tern.websocket.engine.WebSocketConfig;
 import io.tern.websocket.engine.WebSocketEngine;
 import java.io.ByteArrayOutputStream;
@@ -150,17 +150,15 @@ class PerMessageDeflateSuiteTest {
     private static void runCase(
             PayloadKind kind, String offer, String expectedResponse, int payloadBytes, int fragmentBytes)
             throws Exception {
-        RecordingSink sink = new RecordingSink();
-        sink.echo = true;
-        WebSocketEngine server = WebSocketEngine.server(
-                WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.honourOffers(POOL)), sink);
-        server.start(0);
-        byte[] request = ("GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-                        + "Sec-WebSocket-Extensions: " + offer + "\r\n\r\n")
-                .getBytes(StandardCharsets.ISO_8859_1);
-        server.onBytes(request, 0, request.length, 0);
-        String response = new String(sink.takeWire(), StandardCharsets.ISO_8859_1);
+        EnginePeer server =
+                EnginePeer.server(WebSocketConfig.defaults().withDeflate(PerMessageDeflateConfig.honourOffers(POOL)));
+        server.echo = true;
+        server.engine.start(0);
+        String request = "GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Extensions: " + offer + "\r\n\r\n";
+        server.acceptUpgrade(request, 0);
+        String response = new String(server.takeWire(), StandardCharsets.ISO_8859_1);
         Matcher accepted =
                 Pattern.compile("Sec-WebSocket-Extensions: ([^\r]*)\r\n").matcher(response);
         assertThat(accepted.find()).as("server accepted an offer").isTrue();
@@ -173,15 +171,15 @@ class PerMessageDeflateSuiteTest {
             for (int n = 0; n < messageCount(payloadBytes); n++) {
                 byte[] message = nextSlice(kind, payloadBytes, cursor);
                 byte[] frames = client.encode(kind.text, message, fragmentBytes);
-                server.onBytes(frames, 0, frames.length, 0);
-                byte[] echoed = sink.takeWire();
+                server.feed(frames, 0);
+                byte[] echoed = server.takeWire();
                 List<ReferenceDeflateClient.Message> decoded = client.decode(echoed);
                 assertThat(decoded).hasSize(1);
                 assertThat(decoded.get(0).text()).isEqualTo(kind.text);
                 assertThat(decoded.get(0).payload()).isEqualTo(message);
                 assertThat(echoed[0] & 0x40).as("echo is compressed").isEqualTo(0x40);
             }
-            assertThat(server.state()).isEqualTo(WebSocketEngine.State.OPEN);
+            assertThat(server.engine.state()).isEqualTo(WebSocketEngine.State.OPEN);
         } finally {
             client.end();
         }

@@ -27,6 +27,26 @@ public final class Frames {
         return out.toByteArray();
     }
 
+    /**
+     * A masked client frame whose length is written in the 16-bit form ({@code lengthBytes} 2) or
+     * the 64-bit form (8), whether or not §5.2 allows that form for the length.
+     */
+    public static byte[] clientFrameInLengthForm(int opcode, byte[] payload, int lengthBytes) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(0x80 | opcode);
+        out.write(0x80 | (lengthBytes == 2 ? 126 : 127));
+        for (int shift = (lengthBytes - 1) * 8; shift >= 0; shift -= 8) {
+            out.write((int) ((long) payload.length >>> shift));
+        }
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            out.write(MASK_KEY >>> shift);
+        }
+        byte[] body = payload.clone();
+        Masking.mask(body, 0, body.length, MASK_KEY, 0);
+        out.write(body, 0, body.length);
+        return out.toByteArray();
+    }
+
     public static byte[] concat(byte[]... parts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] part : parts) {

@@ -1,0 +1,87 @@
+package io.tern.netty.http;
+
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.util.AttributeKey;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/**
+ * One client connection's state, kept on the connection's channel and reached from its HTTP/2
+ * stream channels. Confined to the connection's event loop (its streams share it).
+ */
+final class HttpConnection {
+    private static final AttributeKey<HttpConnection> KEY = AttributeKey.valueOf("tern.http.connection");
+
+    private final InetSocketAddress remote;
+    private final boolean secure;
+    private ConnectionGuard guard;
+    private boolean http2;
+    private boolean counted;
+    private int activeExchanges;
+
+    HttpConnection(SocketAddress remote, boolean secure) {
+        // EmbeddedChannel (benchmarks, tests) has no socket address: such connections share one key.
+        this.remote = remote instanceof InetSocketAddress inet ? inet : null;
+        this.secure = secure;
+    }
+
+    static void attach(Channel channel, HttpConnection connection) {
+        channel.attr(KEY).set(connection);
+    }
+
+    static HttpConnection of(Channel channel) {
+        Channel connection = channel instanceof Http2StreamChannel ? channel.parent() : channel;
+        return connection.attr(KEY).get();
+    }
+
+    InetSocketAddress remote() {
+        return remote;
+    }
+
+    /** The client's IP for the per-IP limits; null when unknown. */
+    InetAddress ip() {
+        return remote == null ? null : remote.getAddress();
+    }
+
+    boolean secure() {
+        return secure;
+    }
+
+    boolean http2() {
+        return http2;
+    }
+
+    void http2(boolean value) {
+        http2 = value;
+    }
+
+    /** True the first time only: the connection's protocol is counted once. */
+    boolean countOnce() {
+        boolean first = !counted;
+        counted = true;
+        return first;
+    }
+
+    ConnectionGuard guard() {
+        return guard;
+    }
+
+    void guard(ConnectionGuard value) {
+        guard = value;
+    }
+
+    void exchangeStarted() {
+        activeExchanges++;
+    }
+
+    void exchangeEnded() {
+        activeExchanges--;
+    }
+
+    /** Requests being handled, held or streamed on this connection now. */
+    int activeExchanges() {
+        return activeExchanges;
+    }
+}

@@ -1,0 +1,58 @@
+package io.tern.netty;
+
+import io.netty.pkitesting.CertificateBuilder;
+import io.netty.pkitesting.X509Bundle;
+import io.tern.netty.stream.TlsSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+
+/** Throwaway certificates for TLS tests, and a client context that trusts them. */
+public final class TestTls {
+    private TestTls() {}
+
+    /**
+     * A self-signed EC certificate for {@code localhost} and 127.0.0.1, written as {@code cert.pem}
+     * and {@code key.pem} in {@code dir} (replacing earlier ones, for reload tests).
+     */
+    public static TlsSettings selfSigned(Path dir, String subject, long reloadPollMs) throws Exception {
+        X509Bundle bundle = new CertificateBuilder()
+                .subject(subject)
+                .ecp256()
+                .setIsCertificateAuthority(true)
+                .setKeyUsage(
+                        true, CertificateBuilder.KeyUsage.digitalSignature, CertificateBuilder.KeyUsage.keyCertSign)
+                .addSanDnsName("localhost")
+                .addSanIpAddress("127.0.0.1")
+                .buildSelfSigned();
+        Path cert = dir.resolve("cert.pem");
+        Path key = dir.resolve("key.pem");
+        Files.writeString(cert, bundle.getCertificatePEM());
+        Files.writeString(key, bundle.getPrivateKeyPEM());
+        return new TlsSettings(cert, key, null, false, reloadPollMs);
+    }
+
+    /** A client context that accepts any server certificate (the tests' are self-signed). */
+    public static SSLContext trustAll() throws Exception {
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, new TrustManager[] {new TrustAll()}, new SecureRandom());
+        return context;
+    }
+
+    private static final class TrustAll implements X509TrustManager {
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+        }
+    }
+}

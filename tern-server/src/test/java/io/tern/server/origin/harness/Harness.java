@@ -1,0 +1,98 @@
+package io.tern.server.origin.harness;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Where the origin harness's peers live, and the CI rule for them: a missing peer skips a test
+ * locally and fails it with {@code CI=true}.
+ */
+public final class Harness {
+    /** The npm project with hls.js, hls-parser and playwright-core ({@code npm ci} there). */
+    public static final Path ORIGIN_DIR = Path.of(System.getProperty("basedir", "."), "src/test/origin");
+
+    public static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("TERN_CHROMIUM", "/usr/bin/chromium"));
+
+    private Harness() {}
+
+    /** Each check names what is missing and how to install it, or returns null. */
+    public static String node() {
+        return onPath("node") == null ? "node (apt-get install nodejs)" : null;
+    }
+
+    public static String npmModule(String module) {
+        return Files.isDirectory(ORIGIN_DIR.resolve("node_modules").resolve(module))
+                ? null
+                : module + " (npm ci in tern-server/src/test/origin)";
+    }
+
+    public static String chromium() {
+        return Files.isExecutable(CHROMIUM) ? null : CHROMIUM + " (apt-get install chromium)";
+    }
+
+    public static String program(String name, String debianPackage) {
+        return onPath(name) == null ? name + " (apt-get install " + debianPackage + ")" : null;
+    }
+
+    /** Skips (locally) or fails (CI=true) unless every check passed. */
+    public static void require(String what, String... checks) {
+        List<String> missing = new ArrayList<>();
+        for (String check : checks) {
+            if (check != null) {
+                missing.add(check);
+            }
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        String message = what + " needs " + String.join(", ", missing);
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail(message + "; CI=true, so this fails instead of skipping");
+        }
+        Assumptions.abort(message);
+    }
+
+    public static Path onPath(String program) {
+        for (String dir :
+                System.getenv().getOrDefault("PATH", "/usr/bin:/usr/sbin").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir, program);
+            if (Files.isExecutable(candidate)) {
+                return candidate;
+            }
+        }
+        for (String dir : List.of("/usr/sbin", "/sbin")) { // nginx lives here, often off a user's PATH
+            Path candidate = Path.of(dir, program);
+            if (Files.isExecutable(candidate)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    /** A TCP port free on loopback right now. */
+    public static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    public static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
