@@ -75,7 +75,10 @@ class NginxOriginIntegrationTest {
         }
         assertThat(r.number(Fields.ERRORS)).as(r.string(Fields.ERROR_DETAIL)).isZero();
         assertThat(r.number(Fields.ofKind("playlist", "requests"))).isBetween(25.0, 50.0); // 5 viewers, 2 a second, 4 s
-        assertThat(r.number(Fields.ofKind("segment", "requests"))).isBetween(10.0, 30.0);
+        // Each new segment once per viewer: 4 s of media at the measured edge advance (a publisher
+        // that fell behind on a busy machine catches up in a burst), plus one at each end of the window.
+        assertThat(r.number(Fields.ofKind("segment", "requests")))
+                .isBetween(10.0, 5 * (4 * r.number(Fields.EDGE_ADVANCE) + 2));
         // 2.5 Mbit/s of video and 128 kbit/s of audio in 1 s MPEG-TS fragments.
         assertThat(r.number(Fields.ofKind("segment", "bytes")) / r.number(Fields.ofKind("segment", "requests")))
                 .isBetween(200_000.0, 600_000.0);
