@@ -183,8 +183,7 @@ final class Goals {
                 Double.isNaN(worst) || Double.isNaN(target) ? NOT_MEASURED : worst <= target ? MET : MISSED,
                 "per part download: completed minus the first time any viewer received a playlist listing it "
                         + "(0 when a preload-hinted download finished first); p99 per run, median per cell, worst cell; "
-                        + "judged on the variant (video): a viewer's audio parts share its one media connection and "
-                        + "wait behind the video's held hint, which is the generator's two-connection shape, not the server");
+                        + "judged on the variant (video), the rendition a player's latency follows");
     }
 
     private static double worst(List<CellMedians> cells, ToDoubleFunction<CellMedians> f) {

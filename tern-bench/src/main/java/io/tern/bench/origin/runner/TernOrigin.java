@@ -17,7 +17,8 @@ final class TernOrigin extends Origin {
      * Every viewer of the benchmark connects from 127.0.0.1, and Tern bounds connections and held
      * requests per client IP (256 and 512 by default), which would refuse most of a large cell.
      * nginx has no such bound, so equivalent settings lift Tern's above anything a cell needs
-     * (4000 viewers: 8000 connections, up to three held requests each).
+     * (4000 viewers of two renditions: 16,000 connections, up to four held requests each:
+     * a blocking reload and a preload hint per rendition).
      */
     static final List<String> LOOPBACK_LIMITS = List.of(
             "--max-http-connections", "20000",
