@@ -35,6 +35,15 @@ class ClassicViewerTest {
         return ex;
     }
 
+    /** Starts the viewer at its slot (1 s) and answers its entry playlist with segments 0..9 at 1001 ms. */
+    private Exchange joinAtOneSecond() {
+        v.onTimer(1000 * MS);
+        Exchange p = ready(PLAYLISTS);
+        p.sent(1000 * MS);
+        v.onPlaylist(p, nginx(0, 9), 400, 1001 * MS);
+        return p;
+    }
+
     /** Answers every media request with 200 until none is ready; returns the msns fetched. */
     private List<Long> drainMedia(long nowNs) {
         List<Long> msns = new ArrayList<>();
@@ -62,10 +71,7 @@ class ClassicViewerTest {
 
     @Test
     void joinsThreeSegmentsBackAndFetchesEachNewSegmentOnce() {
-        v.onTimer(1000 * MS);
-        Exchange p = ready(PLAYLISTS);
-        p.sent(1000 * MS);
-        v.onPlaylist(p, nginx(0, 9), 400, 1001 * MS);
+        Exchange p = joinAtOneSecond();
         assertThat(rec.completed).extracting(RecordingRecorder.Completed::kind).containsExactly(RequestKind.PLAYLIST);
         assertThat(ready(MEDIA).path()).isEqualTo("/hls/stream-7.ts");
         assertThat(drainMedia(1001 * MS)).containsExactly(7L, 8L, 9L);
@@ -100,10 +106,7 @@ class ClassicViewerTest {
 
     @Test
     void fallingOutOfTheWindowRejoinsAtTheLiveEdge() {
-        v.onTimer(1000 * MS);
-        Exchange p = ready(PLAYLISTS);
-        p.sent(1000 * MS);
-        v.onPlaylist(p, nginx(0, 9), 400, 1001 * MS);
+        Exchange p = joinAtOneSecond();
         // The viewer wants segment 7 next but its next playlist starts at 30.
         v.onTimer(1500 * MS);
         p = ready(PLAYLISTS);
@@ -118,10 +121,7 @@ class ClassicViewerTest {
 
     @Test
     void aSegmentThatIsGoneIsSkippedAndAServerErrorIsRetriedLater() {
-        v.onTimer(1000 * MS);
-        Exchange p = ready(PLAYLISTS);
-        p.sent(1000 * MS);
-        v.onPlaylist(p, nginx(0, 9), 400, 1001 * MS);
+        joinAtOneSecond();
         Exchange m = ready(MEDIA);
         m.sent(1001 * MS);
         v.onStatus(m, 404, 1002 * MS);
@@ -137,10 +137,7 @@ class ClassicViewerTest {
 
     @Test
     void aFailedConnectionRetriesThePlaylistAfterHalfATarget() {
-        v.onTimer(1000 * MS);
-        Exchange p = ready(PLAYLISTS);
-        p.sent(1000 * MS);
-        v.onPlaylist(p, nginx(0, 9), 400, 1001 * MS);
+        Exchange p = joinAtOneSecond();
         v.onTimer(1500 * MS);
         p = ready(PLAYLISTS);
         p.sent(1500 * MS);
