@@ -96,6 +96,9 @@ public final class LoadGenerator {
             double serverCpuSetup = serverCpu() - serverCpu0;
             double serverSystemSetup = serverSystemCpu() - serverSystem0;
 
+            if (config.nativeGenerator() != null) {
+                return nativeRun(sampler, idleRss, serverCpuSetup, serverSystemSetup, setupEndNs - setupStartNs);
+            }
             if (config.warmupRoundTrips() > 0 || config.warmupSeconds() > 0) {
                 phase(config.warmupRoundTrips(), config.warmupSeconds());
             }
@@ -167,8 +170,66 @@ public final class LoadGenerator {
                     genPercent,
                     genPercent >= 90.0 * capacityThreads,
                     pid > 0 ? serverSystemSetup + serverSystemMeasured : -1,
-                    pid > 0 ? serverCpuSetup : -1);
+                    pid > 0 ? serverCpuSetup : -1,
+                    "java");
         }
+    }
+
+    /** The warm-up and measured phases in turnload, on the sockets set up here. */
+    private RunResult nativeRun(
+            ServerSampler sampler, long idleRss, double serverCpuSetup, double serverSystemSetup, long setupNs)
+            throws Exception {
+        List<Channel> clientChannels = new ArrayList<>();
+        List<Channel> peers = new ArrayList<>();
+        for (Worker w : workers) {
+            peers.add(w.peer);
+            for (ClientSession s : w.clients) {
+                clientChannels.add(s.channel());
+            }
+        }
+        NativeLoad.Result n = NativeLoad.run(config, clientChannels, peers, ClientSession.CHANNEL);
+        long pid = config.serverPid();
+        long loadedRss = sampler.sample();
+        int udpSockets = pid > 0 ? ProcStats.udpSockets(pid) : -1;
+        diagnostics = "lost=" + n.lost() + " late=" + n.late() + " duplicate=" + n.duplicate() + " reordered=0"
+                + " corrupt=" + n.corrupt() + " unknown=" + n.unknown() + " (turnload)";
+        double setupSeconds = setupNs / 1e9;
+        double workloadWall = n.seconds() + setupSeconds;
+        double serverCpu = serverCpuSetup + n.serverCpuSeconds();
+        long packets = 2 * n.roundTrips();
+        double pps = packets / n.seconds();
+        double genPercent = 100.0 * n.generatorCpuSeconds() / n.seconds();
+        return new RunResult(
+                config.clients(),
+                config.loadWorkers(),
+                config.payloadBytes(),
+                config.window(),
+                n.roundTrips(),
+                packets,
+                n.seconds(),
+                pps,
+                pps * config.payloadBytes() * 8 / 1e6,
+                n.p50Us(),
+                n.p99Us(),
+                setupSeconds * 1000,
+                n.lost() + n.corrupt() + n.duplicate() + n.unknown(),
+                config.serverName(),
+                idleRss,
+                loadedRss,
+                Math.max(sampler.peakRssBytes(), loadedRss),
+                pid > 0 ? serverCpu : -1,
+                workloadWall,
+                pid > 0 ? 100.0 * serverCpu / workloadWall : -1,
+                udpSockets,
+                config.repeat(),
+                config.transport().label(),
+                config.serverVersion(),
+                config.relayThreads(),
+                genPercent,
+                genPercent >= 90.0,
+                pid > 0 ? serverSystemSetup + n.serverSystemCpuSeconds() : -1,
+                pid > 0 ? serverCpuSetup : -1,
+                "c");
     }
 
     private double serverCpu() {
@@ -288,13 +349,14 @@ public final class LoadGenerator {
         List<CompletableFuture<Void>> done = new ArrayList<>();
         for (ClientSession s : all) {
             CompletableFuture<Void> f = new CompletableFuture<>();
-            s.worker.loop.execute(() -> s.setup(s.worker.peerAddress).whenComplete((v, e) -> {
-                if (e != null) {
-                    f.completeExceptionally(e);
-                } else {
-                    f.complete(null);
-                }
-            }));
+            s.worker.loop.execute(() -> s.setup(s.worker.peerAddress, config.noAuth())
+                    .whenComplete((v, e) -> {
+                        if (e != null) {
+                            f.completeExceptionally(e);
+                        } else {
+                            f.complete(null);
+                        }
+                    }));
             done.add(f);
         }
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(SETUP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
