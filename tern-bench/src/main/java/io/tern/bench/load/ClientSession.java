@@ -38,6 +38,9 @@ final class ClientSession {
     private String realm;
     private String nonce;
     private byte[] key;
+    /** Requests after the first Allocate go without credentials (a server without authentication). */
+    private boolean unsigned;
+
     InetSocketAddress relayed;
     boolean dirty;
 
@@ -168,12 +171,23 @@ final class ClientSession {
         channel.flush();
     }
 
-    /** Allocate (401 challenge, then authenticated), CreatePermission, ChannelBind. Call on the event loop. */
-    CompletableFuture<Void> setup(InetSocketAddress peer) {
+    /**
+     * Allocate (401 challenge, then authenticated), CreatePermission, ChannelBind. Call on the
+     * event loop. With {@code noAuth} (a server without authentication, the benchmark's minimal
+     * forwarder) the first Allocate must succeed and the other requests go unsigned.
+     */
+    CompletableFuture<Void> setup(InetSocketAddress peer, boolean noAuth) {
         StunMessage probe = StunMessage.request(Stun.METHOD_ALLOCATE)
                 .addInt(Stun.ATTR_REQUESTED_TRANSPORT, Stun.PROTOCOL_UDP << 24);
         return transact(probe, false)
                 .thenCompose(r -> {
+                    if (noAuth) {
+                        unsigned = true;
+                        if (r.messageClass() != Stun.CLASS_SUCCESS) {
+                            throw new IllegalStateException("unauthenticated Allocate refused: " + describe(r));
+                        }
+                        return CompletableFuture.completedFuture(r);
+                    }
                     if (r.errorCode() != 401) {
                         throw new IllegalStateException("expected 401 to unauthenticated Allocate, got " + describe(r));
                     }
@@ -215,7 +229,7 @@ final class ClientSession {
             int method, java.util.function.Consumer<StunMessage> body, boolean retryStaleNonce) {
         StunMessage m = StunMessage.request(method);
         body.accept(m);
-        return transact(m, true).thenCompose(r -> {
+        return transact(m, !unsigned).thenCompose(r -> {
             if (r.errorCode() == 438 && retryStaleNonce && r.string(Stun.ATTR_NONCE) != null) {
                 nonce = r.string(Stun.ATTR_NONCE);
                 return authenticated(method, body, false);

@@ -1,6 +1,7 @@
 package io.tern.bench.load;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 
 /**
  * Everything one run of the load generator needs.
@@ -18,6 +19,10 @@ import java.net.InetSocketAddress;
  * @param lossTimeoutMs   an echo not back within this is counted lost and its slot reissued
  * @param connectedUdp    UDP clients connect(2) their socket to the server and write bare datagrams,
  *                        instead of sendto on an unconnected socket (the default)
+ * @param nativeGenerator the turnload binary that runs the warm-up and measured phases on the
+ *                        sockets set up here (UDP and TCP), or null for the Java workers
+ * @param noAuth          the server answers without authentication (the minimal forwarder): the
+ *                        first Allocate is expected to succeed, not to be challenged
  */
 public record LoadConfig(
         InetSocketAddress server,
@@ -40,9 +45,11 @@ public record LoadConfig(
         String serverVersion,
         int relayThreads,
         int repeat,
-        boolean connectedUdp) {
+        boolean connectedUdp,
+        Path nativeGenerator,
+        boolean noAuth) {
 
-    /** Unconnected UDP client sockets, a warm-up bounded by round trips only. */
+    /** Unconnected UDP client sockets, a warm-up bounded by round trips only, the Java generator. */
     public LoadConfig(
             InetSocketAddress server,
             Transport transport,
@@ -84,6 +91,8 @@ public record LoadConfig(
                 serverVersion,
                 relayThreads,
                 repeat,
+                false,
+                null,
                 false);
     }
 
@@ -99,6 +108,9 @@ public record LoadConfig(
         }
         if (window > 65_535) {
             throw new IllegalArgumentException("window too large");
+        }
+        if (nativeGenerator != null && transport == Transport.TLS) {
+            throw new IllegalArgumentException("the native generator speaks UDP and TCP, not TLS");
         }
         if (maxSeconds < minSeconds) {
             throw new IllegalArgumentException("max seconds below min seconds");

@@ -95,7 +95,11 @@ public final class LoadGenerator {
             long setupEndNs = System.nanoTime();
             double serverCpuSetup = serverCpu() - serverCpu0;
             double serverSystemSetup = serverSystemCpu() - serverSystem0;
+            Setup setup = new Setup(idleRss, serverCpuSetup, serverSystemSetup, setupEndNs - setupStartNs);
 
+            if (config.nativeGenerator() != null) {
+                return nativeRun(sampler, setup);
+            }
             if (config.warmupRoundTrips() > 0 || config.warmupSeconds() > 0) {
                 phase(config.warmupRoundTrips(), config.warmupSeconds());
             }
@@ -109,8 +113,6 @@ public final class LoadGenerator {
             double serverCpuMeasured = serverCpu() - serverCpu1;
             double serverSystemMeasured = serverSystemCpu() - serverSystem1;
             double genCpu = ProcStats.cpuSeconds(ProcessHandle.current().pid()) - genCpu0;
-            long loadedRss = sampler.sample();
-            int udpSockets = pid > 0 ? ProcStats.udpSockets(pid) : -1;
 
             Histogram h = new Histogram(Worker.MAX_LATENCY_NS, 3);
             long roundTrips = 0;
@@ -129,46 +131,108 @@ public final class LoadGenerator {
             }
             diagnostics = "lost=" + lost + " late=" + late + " duplicate=" + duplicate + " reordered=" + reordered
                     + " corrupt=" + corrupt + " unknown=" + unknown;
-            double seconds = (t1 - t0) / 1e9;
-            double setupSeconds = (setupEndNs - setupStartNs) / 1e9;
-            double workloadWall = seconds + setupSeconds;
-            double serverCpu = serverCpuSetup + serverCpuMeasured;
-            long packets = 2 * roundTrips;
-            double pps = packets / seconds;
-            double genPercent = 100.0 * genCpu / seconds;
-            int capacityThreads =
-                    Math.min(config.loadWorkers(), Runtime.getRuntime().availableProcessors());
-            return new RunResult(
-                    config.clients(),
-                    config.loadWorkers(),
-                    config.payloadBytes(),
-                    config.window(),
+            Measured measured = new Measured(
                     roundTrips,
-                    packets,
-                    seconds,
-                    pps,
-                    pps * config.payloadBytes() * 8 / 1e6,
+                    (t1 - t0) / 1e9,
                     h.getValueAtPercentile(50) / 1000.0,
                     h.getValueAtPercentile(99) / 1000.0,
-                    setupSeconds * 1000,
                     lost + corrupt + duplicate + unknown,
-                    config.serverName(),
-                    idleRss,
-                    loadedRss,
-                    Math.max(sampler.peakRssBytes(), loadedRss),
-                    pid > 0 ? serverCpu : -1,
-                    workloadWall,
-                    pid > 0 ? 100.0 * serverCpu / workloadWall : -1,
-                    udpSockets,
-                    config.repeat(),
-                    config.transport().label(),
-                    config.serverVersion(),
-                    config.relayThreads(),
-                    genPercent,
-                    genPercent >= 90.0 * capacityThreads,
-                    pid > 0 ? serverSystemSetup + serverSystemMeasured : -1,
-                    pid > 0 ? serverCpuSetup : -1);
+                    serverCpuMeasured,
+                    serverSystemMeasured,
+                    genCpu,
+                    Math.min(config.loadWorkers(), Runtime.getRuntime().availableProcessors()),
+                    "java");
+            return result(sampler, setup, measured);
         }
+    }
+
+    /** What allocation setup cost: the server's idle RSS before it, its CPU during it, and its wall time. */
+    private record Setup(long idleRss, double serverCpuSeconds, double serverSystemCpuSeconds, long wallNs) {}
+
+    /**
+     * The measured phase, from whichever generator ran it. {@code generatorThreads}: how many CPUs the
+     * generator can use, for the saturation mark.
+     */
+    private record Measured(
+            long roundTrips,
+            double seconds,
+            double p50Us,
+            double p99Us,
+            long lossOrCorruption,
+            double serverCpuSeconds,
+            double serverSystemCpuSeconds,
+            double generatorCpuSeconds,
+            int generatorThreads,
+            String generator) {}
+
+    /** The warm-up and measured phases in turnload, on the sockets set up here. */
+    private RunResult nativeRun(ServerSampler sampler, Setup setup) throws Exception {
+        List<Channel> clientChannels = new ArrayList<>();
+        List<Channel> peers = new ArrayList<>();
+        for (Worker w : workers) {
+            peers.add(w.peer);
+            for (ClientSession s : w.clients) {
+                clientChannels.add(s.channel());
+            }
+        }
+        NativeLoad.Result n = NativeLoad.run(config, clientChannels, peers, ClientSession.CHANNEL);
+        diagnostics = "lost=" + n.lost() + " late=" + n.late() + " duplicate=" + n.duplicate() + " reordered=0"
+                + " corrupt=" + n.corrupt() + " unknown=" + n.unknown() + " (turnload)";
+        Measured measured = new Measured(
+                n.roundTrips(),
+                n.seconds(),
+                n.p50Us(),
+                n.p99Us(),
+                n.lost() + n.corrupt() + n.duplicate() + n.unknown(),
+                n.serverCpuSeconds(),
+                n.serverSystemCpuSeconds(),
+                n.generatorCpuSeconds(),
+                1,
+                "c");
+        return result(sampler, setup, measured);
+    }
+
+    private RunResult result(ServerSampler sampler, Setup setup, Measured m) {
+        long pid = config.serverPid();
+        long loadedRss = sampler.sample();
+        int udpSockets = pid > 0 ? ProcStats.udpSockets(pid) : -1;
+        double setupSeconds = setup.wallNs() / 1e9;
+        double workloadWall = m.seconds() + setupSeconds;
+        double serverCpu = setup.serverCpuSeconds() + m.serverCpuSeconds();
+        long packets = 2 * m.roundTrips();
+        double pps = packets / m.seconds();
+        double genPercent = 100.0 * m.generatorCpuSeconds() / m.seconds();
+        return new RunResult(
+                config.clients(),
+                config.loadWorkers(),
+                config.payloadBytes(),
+                config.window(),
+                m.roundTrips(),
+                packets,
+                m.seconds(),
+                pps,
+                pps * config.payloadBytes() * 8 / 1e6,
+                m.p50Us(),
+                m.p99Us(),
+                setupSeconds * 1000,
+                m.lossOrCorruption(),
+                config.serverName(),
+                setup.idleRss(),
+                loadedRss,
+                Math.max(sampler.peakRssBytes(), loadedRss),
+                pid > 0 ? serverCpu : -1,
+                workloadWall,
+                pid > 0 ? 100.0 * serverCpu / workloadWall : -1,
+                udpSockets,
+                config.repeat(),
+                config.transport().label(),
+                config.serverVersion(),
+                config.relayThreads(),
+                genPercent,
+                genPercent >= 90.0 * m.generatorThreads(),
+                pid > 0 ? setup.serverSystemCpuSeconds() + m.serverSystemCpuSeconds() : -1,
+                pid > 0 ? setup.serverCpuSeconds() : -1,
+                m.generator());
     }
 
     private double serverCpu() {
@@ -288,13 +352,14 @@ public final class LoadGenerator {
         List<CompletableFuture<Void>> done = new ArrayList<>();
         for (ClientSession s : all) {
             CompletableFuture<Void> f = new CompletableFuture<>();
-            s.worker.loop.execute(() -> s.setup(s.worker.peerAddress).whenComplete((v, e) -> {
-                if (e != null) {
-                    f.completeExceptionally(e);
-                } else {
-                    f.complete(null);
-                }
-            }));
+            s.worker.loop.execute(() -> s.setup(s.worker.peerAddress, config.noAuth())
+                    .whenComplete((v, e) -> {
+                        if (e != null) {
+                            f.completeExceptionally(e);
+                        } else {
+                            f.complete(null);
+                        }
+                    }));
             done.add(f);
         }
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(SETUP_TIMEOUT_MS, TimeUnit.MILLISECONDS);

@@ -78,6 +78,15 @@ public final class LoadMain implements Callable<Integer> {
     @Option(names = "--connected-udp", description = "connect UDP client sockets to the server")
     boolean connectedUdp;
 
+    @Option(
+            names = "--native-generator",
+            description = "turnload binary for the warm-up and measured phases (UDP, TCP); "
+                    + "'build' compiles tern-bench/src/main/c/turnload.c under the current directory")
+    String nativeGenerator;
+
+    @Option(names = "--no-auth", description = "the server does not authenticate (the minimal forwarder)")
+    boolean noAuth;
+
     @Override
     public Integer call() throws Exception {
         LoadConfig c = new LoadConfig(
@@ -101,7 +110,13 @@ public final class LoadMain implements Callable<Integer> {
                 serverVersion,
                 relayThreads,
                 repeat,
-                connectedUdp);
+                connectedUdp,
+                nativeGenerator == null
+                        ? null
+                        : nativeGenerator.equals("build")
+                                ? NativeBinaries.build(java.nio.file.Path.of("").toAbsolutePath(), "turnload")
+                                : java.nio.file.Path.of(nativeGenerator),
+                noAuth);
         LoadGenerator g = new LoadGenerator(c);
         RunResult r = g.run();
         System.err.println("tern-load: " + g.diagnostics());

@@ -10,7 +10,8 @@ import java.util.Map;
  * One measured run, serialised with the field names of the reference measurement
  * ({@code /work/shared/reference}), plus transport, server version, relay threads, the
  * generator's own CPU use, the part of the server's CPU time spent in the kernel (over the
- * same setup + measured window as {@code server_cpu_seconds}), and the part spent on setup.
+ * same setup + measured window as {@code server_cpu_seconds}), the part spent on setup, and
+ * which generator ran the data phase ({@code c}: turnload, {@code java}: the Netty worker).
  */
 public record RunResult(
         int clients,
@@ -41,7 +42,8 @@ public record RunResult(
         double generatorCpuPercent,
         boolean generatorSaturated,
         double serverSystemCpuSeconds,
-        double serverSetupCpuSeconds) {
+        double serverSetupCpuSeconds,
+        String generator) {
 
     /** Field names in output order: the reference's, then Tern's additions. */
     public static final List<String> FIELDS = List.of(
@@ -73,7 +75,8 @@ public record RunResult(
             "generator_cpu_percent",
             "generator_saturated",
             "server_system_cpu_seconds",
-            "server_setup_cpu_seconds");
+            "server_setup_cpu_seconds",
+            "generator");
 
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -106,6 +109,7 @@ public record RunResult(
         m.put("generator_saturated", generatorSaturated);
         m.put("server_system_cpu_seconds", round(serverSystemCpuSeconds, 6));
         m.put("server_setup_cpu_seconds", round(serverSetupCpuSeconds, 6));
+        m.put("generator", generator);
         return m;
     }
 
@@ -143,7 +147,8 @@ public record RunResult(
                 generatorCpuPercent,
                 generatorSaturated,
                 serverSystemCpuSeconds,
-                serverSetupCpuSeconds);
+                serverSetupCpuSeconds,
+                generator);
     }
 
     static double round(double v, int places) {

@@ -3,6 +3,7 @@ package io.tern.bench.runner;
 import io.tern.bench.load.Json;
 import io.tern.bench.load.LoadConfig;
 import io.tern.bench.load.LoadGenerator;
+import io.tern.bench.load.NativeBinaries;
 import io.tern.bench.load.RunResult;
 import io.tern.bench.load.Transport;
 import java.io.BufferedWriter;
@@ -50,8 +51,20 @@ public final class RunnerMain implements Callable<Integer> {
     @Option(names = "--quick", description = "small subset for development (about two minutes with both servers)")
     boolean quick;
 
-    @Option(names = "--servers", split = ",", description = "tern and/or coturn, in run order (default: tern,coturn)")
-    List<String> servers = List.of("tern", "coturn");
+    @Option(
+            names = "--servers",
+            split = ",",
+            description = "tern, coturn and/or minifwd (the minimal C forwarder, UDP cells only), in run order "
+                    + "(default: tern,coturn,minifwd)")
+    List<String> servers = List.of("tern", "coturn", "minifwd");
+
+    @Option(
+            names = "--generator",
+            defaultValue = "c",
+            description = "c: the warm-up and measured phases run in turnload (tern-bench/src/main/c, built with gcc) "
+                    + "on the sockets the Java client set up; TLS cells always use the Java generator. "
+                    + "java: the Netty workers for every cell (default: ${DEFAULT-VALUE})")
+    String generator;
 
     @Option(names = "--clients", split = ",")
     List<Integer> clients;
@@ -381,6 +394,7 @@ public final class RunnerMain implements Callable<Integer> {
                     }
                     kinds.add(new Coturn(turnserver));
                 }
+                case Forwarder.NAME -> kinds.add(new Forwarder(NativeBinaries.build(repoRoot, "minifwd")));
                 case "tern" -> {
                     List<String> launcher = Arrays.asList(ternCommand.trim().split("\\s+"));
                     Path exe = repoRoot.resolve(launcher.get(0));
@@ -458,7 +472,9 @@ public final class RunnerMain implements Callable<Integer> {
                     version,
                     cell.relayThreads(),
                     rep,
-                    connectedUdp);
+                    connectedUdp,
+                    nativeGenerator(cell.transport()),
+                    !kind.authenticates());
             String comm = io.tern.bench.load.ProcStats.comm(server.pid());
             if (kind instanceof Tern && !comm.equals("java") && warnedComm.add(comm)) {
                 notes.add("warning: Tern's measured PID " + server.pid() + " is '" + comm
@@ -472,6 +488,14 @@ public final class RunnerMain implements Callable<Integer> {
                             + io.tern.bench.load.ProcStats.comm(server.pid()) + "\n");
             return r;
         }
+    }
+
+    /** turnload for UDP and TCP cells with {@code --generator c}; null (the Java generator) otherwise. */
+    private Path nativeGenerator(Transport transport) throws IOException, InterruptedException {
+        if (!generator.equals("c") || transport == Transport.TLS) {
+            return null;
+        }
+        return NativeBinaries.build(repoRoot, "turnload");
     }
 
     /** A port free for both UDP and TCP on 127.0.0.1, from a small range (bounded attempts). */

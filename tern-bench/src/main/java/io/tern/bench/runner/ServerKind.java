@@ -34,6 +34,11 @@ abstract class ServerKind {
         return true;
     }
 
+    /** Whether the server challenges the first Allocate (every TURN server; not the minimal forwarder). */
+    boolean authenticates() {
+        return true;
+    }
+
     /** coturn's option names; Tern's CLI accepts the same ones. */
     static List<String> commonOptions(Settings s) {
         List<String> a = new ArrayList<>(List.of(

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 public final class Summary {
     public static final String TERN = "tern";
     public static final String COTURN = "coturn";
+    public static final String FORWARDER = "minifwd";
 
     /** Median of one server in one cell. */
     public record Medians(
@@ -30,7 +31,8 @@ public final class Summary {
             double generatorCpuPercent,
             int saturatedRuns,
             long lossOrCorruption,
-            String version) {}
+            String version,
+            String generator) {}
 
     /**
      * Ratios Tern/coturn; for packets/s higher is better, for the others lower is better. CPU per
@@ -156,7 +158,12 @@ public final class Summary {
                 rs.stream()
                         .mapToLong(r -> num(r, "loss_or_corruption").longValue())
                         .sum(),
-                String.valueOf(rs.get(0).get("server_version")));
+                String.valueOf(rs.get(0).get("server_version")),
+                rs.stream()
+                        .map(r -> String.valueOf(r.getOrDefault("generator", "java")))
+                        .distinct()
+                        .reduce((a, b) -> a + "+" + b)
+                        .orElse("java"));
     }
 
     private static double perPacketUs(Map<String, Object> r, double cpuSeconds) {
@@ -206,31 +213,41 @@ public final class Summary {
         sb.append("packets/s: above 1 means Tern is faster. p99, CPU per packet, RSS: below 1 means Tern is better. "
                 + "CPU/pkt is split into the kernel's part (stime) and the server's own code (user: utime, for Tern "
                 + "including its JIT compiler and GC threads). Kernel floor = Tern's kernel time per packet over coturn's "
-                + "whole CPU per packet: the CPU/pkt ratio Tern would have if its own code took no time.\n\n");
-        sb.append("| cell | packets/s | p99 | CPU/pkt | kernel/pkt | user/pkt | kernel floor | loaded RSS |\n"
-                + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "whole CPU per packet: the CPU/pkt ratio Tern would have if its own code took no time. "
+                + "fwd/coturn and Tern/fwd: CPU per packet against the minimal C forwarder (UDP cells). gen = the "
+                + "generator of the data phase (c: turnload, java: Netty workers); sat = runs (Tern, coturn) in which "
+                + "the generator was saturated, so that packets/s there is the generator's ceiling.\n\n");
+        sb.append("| cell | gen | packets/s | p99 | CPU/pkt | kernel/pkt | user/pkt | kernel floor | loaded RSS "
+                + "| fwd/coturn CPU | Tern/fwd CPU | sat |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         int[] compared = {0};
         cells.forEach((cell, byServer) -> {
             Medians t = byServer.get(TERN);
             Medians c = byServer.get(COTURN);
+            Medians f = byServer.get(FORWARDER);
             if (t != null && c != null) {
                 Ratios r = ratios(t, c);
                 compared[0]++;
                 sb.append(String.format(
                         Locale.ROOT,
-                        "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                        "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d, %d |\n",
                         cell,
+                        t.generator(),
                         fmt(r.packetsPerSecond(), 2),
                         fmt(r.p99(), 2),
                         fmt(r.cpuPerPacket(), 2),
                         fmt(r.kernelPerPacket(), 2),
                         fmt(r.userPerPacket(), 2),
                         fmt(r.kernelFloor(), 2),
-                        fmt(r.loadedRss(), 2)));
+                        fmt(r.loadedRss(), 2),
+                        f == null ? "–" : fmt(ratio(f.cpuUsPerPacket(), c.cpuUsPerPacket()), 2),
+                        f == null ? "–" : fmt(ratio(t.cpuUsPerPacket(), f.cpuUsPerPacket()), 2),
+                        t.saturatedRuns(),
+                        c.saturatedRuns()));
             }
         });
         if (compared[0] == 0) {
-            sb.append("| (no cell has both servers yet) | | | | | | | |\n");
+            sb.append("| (no cell has both servers yet) | | | | | | | | | | | |\n");
         }
         Map<String, String> versions = new TreeMap<>();
         cells.values().forEach(byServer -> byServer.values().forEach(m -> versions.put(m.server(), m.version())));

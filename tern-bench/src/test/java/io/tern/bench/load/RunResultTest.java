@@ -39,7 +39,8 @@ class RunResultTest {
             "generator_cpu_percent",
             "generator_saturated",
             "server_system_cpu_seconds",
-            "server_setup_cpu_seconds");
+            "server_setup_cpu_seconds",
+            "generator");
 
     static RunResult sample() {
         return new RunResult(
@@ -71,7 +72,8 @@ class RunResultTest {
                 55.555,
                 false,
                 1.5120001,
-                0.31);
+                0.31,
+                "c");
     }
 
     @Test
@@ -95,6 +97,7 @@ class RunResultTest {
         assertThat(p.get("generator_saturated")).isEqualTo(false);
         assertThat(p.get("server_system_cpu_seconds")).isEqualTo(1.512);
         assertThat(p.get("server_setup_cpu_seconds")).isEqualTo(0.31);
+        assertThat(p.get("generator")).isEqualTo("c");
     }
 
     @Test

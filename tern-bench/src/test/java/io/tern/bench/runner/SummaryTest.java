@@ -47,7 +47,8 @@ class SummaryTest {
                 40,
                 false,
                 systemSeconds,
-                0.25);
+                0.25,
+                "c");
         return Json.parseObject(r.toJson());
     }
 
@@ -78,9 +79,13 @@ class SummaryTest {
         assertThat(r.cpuPerPacket()).isCloseTo(0.5, within(1e-9));
         assertThat(r.loadedRss()).isCloseTo(5.0, within(1e-9));
 
+        rows.add(row("minifwd", 250_000, 90, 1.0, 400_000, 2 << 20));
         String md = Summary.markdown("t", List.of(), rows, List.of("skipped: x"));
-        // Tern's kernel part, 0.8 of 1.1 s, over coturn's whole 2.2 s: 0.40.
-        assertThat(md).contains("| udp c=16 p=1200 rt=1 w=8 lw=4 | 1.48 | 0.31 | 0.50 | 0.50 | 0.50 | 0.40 | 5.00 |");
+        // Tern's kernel part, 0.8 of 1.1 s, over coturn's whole 2.2 s: 0.40; the forwarder's 1.0 s
+        // against coturn's 2.2 s (0.45) and Tern's 1.1 s against the forwarder's (1.10).
+        assertThat(md)
+                .contains("| udp c=16 p=1200 rt=1 w=8 lw=4 | c | 1.48 | 0.31 | 0.50 | 0.50 | 0.50 | 0.40 | 5.00 "
+                        + "| 0.45 | 1.10 | 0, 0 |");
         assertThat(md).contains("skipped: x");
     }
 
