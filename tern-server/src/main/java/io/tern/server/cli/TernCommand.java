@@ -2,6 +2,8 @@ package io.tern.server.cli;
 
 import io.tern.server.config.TernVersion;
 import io.tern.server.config.WarningSink;
+import io.tern.server.nostr.NostrCommand;
+import io.tern.server.nostr.NostrRelayLauncher;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -44,7 +46,8 @@ public final class TernCommand implements Callable<Integer> {
         final CommandLine commandLine = new CommandLine(new TernCommand())
                 .addSubcommand("turn", turnLine)
                 .addSubcommand("ws-echo", new CommandLine(new WsEchoCommand()))
-                .addSubcommand("origin-token", new CommandLine(new OriginTokenCommand()));
+                .addSubcommand("origin-token", new CommandLine(new OriginTokenCommand()))
+                .addSubcommand("nostr", NostrCommand.commandLine(new NostrRelayLauncher(System.out)));
         commandLine.setExpandAtFiles(false);
         commandLine.setOverwrittenOptionsAllowed(true);
         // A failure while starting (a busy port, an unreadable certificate) is one line for the
@@ -69,6 +72,7 @@ public final class TernCommand implements Callable<Integer> {
         };
         commandLine.setExecutionExceptionHandler(failure);
         turnLine.setExecutionExceptionHandler(failure);
+        commandLine.getSubcommands().get("nostr").setExecutionExceptionHandler(failure);
         return commandLine;
     }
 

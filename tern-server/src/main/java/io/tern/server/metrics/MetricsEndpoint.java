@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The HTTP endpoint of {@code --prometheus}: one small JDK HTTP server, one thread.
@@ -55,8 +57,27 @@ public final class MetricsEndpoint implements AutoCloseable {
     /** Registers {@code metrics} and the JVM's in a fresh registry and serves it on {@code bind}. */
     public static MetricsEndpoint start(RelayMetrics metrics, InetSocketAddress bind) throws IOException {
         Objects.requireNonNull(metrics, "metrics");
+        return start(metrics::register, metrics::draining, bind, metrics);
+    }
+
+    /**
+     * Serves the collectors {@code register} adds, and the JVM's, on {@code bind}; {@code /health}
+     * answers 503 while {@code draining} (another product's metrics, such as the Nostr relay's).
+     */
+    public static MetricsEndpoint start(
+            Consumer<PrometheusRegistry> register, BooleanSupplier draining, InetSocketAddress bind)
+            throws IOException {
+        return start(register, draining, bind, null);
+    }
+
+    private static MetricsEndpoint start(
+            Consumer<PrometheusRegistry> register,
+            BooleanSupplier draining,
+            InetSocketAddress bind,
+            RelayMetrics metrics)
+            throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
-        metrics.register(registry);
+        register.accept(registry);
         JvmMetrics.builder().register(registry);
 
         HttpServer http = HttpServer.create(bind, 16);
@@ -72,7 +93,7 @@ public final class MetricsEndpoint implements AutoCloseable {
                 String path = exchange.getRequestURI().getPath();
                 switch (path) {
                     case "/metrics" -> scrape.handle(exchange);
-                    case "/health", "/ready" -> health(exchange, metrics.draining());
+                    case "/health", "/ready" -> health(exchange, draining.getAsBoolean());
                     default -> respond(exchange, 404, NOT_FOUND);
                 }
             }
@@ -85,6 +106,7 @@ public final class MetricsEndpoint implements AutoCloseable {
         return new MetricsEndpoint(http, executor, metrics);
     }
 
+    /** The TURN relay's metrics, or null for an endpoint of another product. */
     public RelayMetrics metrics() {
         return metrics;
     }
