@@ -3,6 +3,7 @@ package io.tern.server.nostr.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.message.Prefix;
+import io.tern.server.nostr.TestRelay;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

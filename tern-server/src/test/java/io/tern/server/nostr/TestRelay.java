@@ -1,8 +1,6 @@
-package io.tern.server.nostr.interop;
+package io.tern.server.nostr;
 
 import io.tern.nostr.engine.RelayCounters;
-import io.tern.server.nostr.NostrCommand;
-import io.tern.server.nostr.NostrRelayLauncher;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -11,16 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** {@code tern nostr} with the given options, started in this JVM through the real command line, on loopback. */
-final class TestRelay implements AutoCloseable {
+public final class TestRelay implements AutoCloseable {
     private final NostrRelayLauncher.Running running;
-    final String startLine;
+    public final String startLine;
 
     private TestRelay(NostrRelayLauncher.Running running, String startLine) {
         this.running = running;
         this.startLine = startLine;
     }
 
-    static TestRelay start(Path dir, String... options) {
+    public static TestRelay start(Path dir, String... options) {
         List<String> args = new ArrayList<>(List.of(
                 "--listen",
                 "127.0.0.1",
@@ -42,12 +40,17 @@ final class TestRelay implements AutoCloseable {
         return new TestRelay(started[0], out.toString(StandardCharsets.UTF_8).trim());
     }
 
-    String url() {
+    public String url() {
         return "ws://127.0.0.1:" + running.server().port() + "/";
     }
 
-    RelayCounters counters() {
+    public RelayCounters counters() {
         return running.server().relay().counters();
+    }
+
+    /** The metrics endpoint's address (started with --prometheus). */
+    public java.net.InetSocketAddress metricsAddress() {
+        return running.metrics().address();
     }
 
     @Override
