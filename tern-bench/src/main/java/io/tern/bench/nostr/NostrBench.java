@@ -63,13 +63,19 @@ public final class NostrBench implements Callable<Integer> {
     @Option(
             names = "--fanout-events",
             description = "Ephemeral events fanned out (the first 20 warm up). Default: ${DEFAULT-VALUE}.")
-    int fanoutEvents = 300;
+    int fanoutEvents = 200;
 
     @Option(names = "--fanout-interval-ms", description = "Between fan-out events. Default: ${DEFAULT-VALUE}.")
-    int fanoutIntervalMs = 20;
+    int fanoutIntervalMs = 100;
 
     @Option(names = "--idle", description = "Idle connections for the memory phase. Default: ${DEFAULT-VALUE}.")
     int idle = 10_000;
+
+    @Option(
+            names = "--phases",
+            split = ",",
+            description = "ingest, req (needs ingest), fanout, memory. Default: ${DEFAULT-VALUE}.")
+    List<String> phases = List.of("ingest", "req", "fanout", "memory");
 
     @Option(
             names = "--tern-db-sync",
@@ -84,7 +90,9 @@ public final class NostrBench implements Callable<Integer> {
     Path out;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new NostrBench()).setOverwrittenOptionsAllowed(true).execute(args));
+        System.exit(new CommandLine(new NostrBench())
+                .setOverwrittenOptionsAllowed(true)
+                .execute(args));
     }
 
     /** One relay configuration under test. */
@@ -100,8 +108,9 @@ public final class NostrBench implements Callable<Integer> {
         long now = System.currentTimeMillis() / 1000;
         List<SignedEvents.Author> authors = SignedEvents.authors(secp, SignedEvents.AUTHORS, 1);
         long signStart = System.nanoTime();
-        List<byte[]> notes = SignedEvents.notes(secp, authors, events, now);
-        System.out.printf("signed %d events in %.1f s (not counted)%n", events, (System.nanoTime() - signStart) / 1e9);
+        List<byte[]> notes = phases.contains("ingest") ? SignedEvents.notes(secp, authors, events, now) : List.of();
+        System.out.printf(
+                "signed %d events in %.1f s (not counted)%n", notes.size(), (System.nanoTime() - signStart) / 1e9);
 
         List<Subject> subjects = new ArrayList<>();
         for (String server : servers) {
@@ -162,25 +171,35 @@ public final class NostrBench implements Callable<Integer> {
         try {
             try (RelayProcess relay = start(subject, dir, "main")) {
                 URI uri = URI.create("ws://127.0.0.1:" + relay.port + "/");
-                phases.put("ingest", NostrPhases.ingest(client, uri, greets, relay, notes, ingestConnections, window));
-                phases.put("req", NostrPhases.reqLatency(client, uri, greets, relay, authors, now, 100, reqs, limit));
-                phases.put(
-                        "fanout",
-                        NostrPhases.fanout(
-                                client,
-                                uri,
-                                greets,
-                                relay,
-                                secp,
-                                authors.get(0),
-                                subscribers,
-                                fanoutEvents,
-                                20,
-                                fanoutIntervalMs));
+                if (this.phases.contains("ingest")) {
+                    phases.put(
+                            "ingest", NostrPhases.ingest(client, uri, greets, relay, notes, ingestConnections, window));
+                }
+                if (this.phases.contains("req")) {
+                    phases.put(
+                            "req", NostrPhases.reqLatency(client, uri, greets, relay, authors, now, 100, reqs, limit));
+                }
+                if (this.phases.contains("fanout")) {
+                    phases.put(
+                            "fanout",
+                            NostrPhases.fanout(
+                                    client,
+                                    uri,
+                                    greets,
+                                    relay,
+                                    secp,
+                                    authors.get(0),
+                                    subscribers,
+                                    fanoutEvents,
+                                    20,
+                                    fanoutIntervalMs));
+                }
             }
-            try (RelayProcess relay = start(subject, dir, "idle")) {
-                URI uri = URI.create("ws://127.0.0.1:" + relay.port + "/");
-                phases.put("memory", NostrPhases.idleMemory(client, uri, greets, relay, idle));
+            if (this.phases.contains("memory")) {
+                try (RelayProcess relay = start(subject, dir, "idle")) {
+                    URI uri = URI.create("ws://127.0.0.1:" + relay.port + "/");
+                    phases.put("memory", NostrPhases.idleMemory(client, uri, greets, relay, idle));
+                }
             }
         } catch (Exception e) {
             phases.put("error", e.toString());
