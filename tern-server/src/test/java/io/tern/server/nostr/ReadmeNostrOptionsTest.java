@@ -1,11 +1,7 @@
 package io.tern.server.nostr;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.tern.server.config.ReadmeSection;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,20 +17,7 @@ class ReadmeNostrOptionsTest {
 
     @Test
     void readmeListsEveryOptionAsTheTableDoes() throws IOException {
-        Path readme = Path.of("").toAbsolutePath().getParent().resolve("README.md");
-        String text = Files.readString(readme, StandardCharsets.UTF_8);
-        int begin = text.indexOf(BEGIN);
-        int end = text.indexOf(END);
-        assertThat(begin).as("%s in %s", BEGIN, readme).isNotNegative();
-        assertThat(end).as("%s after the begin marker", END).isGreaterThan(begin);
-        String generated = "\n" + table() + "\n";
-        if (Boolean.getBoolean("tern.readme.write")) {
-            Files.writeString(readme, text.substring(0, begin + BEGIN.length()) + generated + text.substring(end));
-            return;
-        }
-        assertThat(text.substring(begin + BEGIN.length(), end))
-                .as("README's nostr option table; regenerate with -Dtern.readme.write=true")
-                .isEqualTo(generated);
+        ReadmeSection.checkOrWrite(BEGIN, END, table(), "nostr option table");
     }
 
     static String table() {
@@ -42,12 +25,9 @@ class ReadmeNostrOptionsTest {
         lines.add("| Option | Meaning | Default |");
         lines.add("|---|---|---|");
         for (NostrOptions.Row row : NostrOptions.all()) {
-            lines.add("| `" + row.name() + "` | " + cell(row.help()) + " | " + cell(row.defaultText()) + " |");
+            lines.add("| `" + row.name() + "` | " + ReadmeSection.cell(row.help()) + " | "
+                    + ReadmeSection.cell(row.defaultText()) + " |");
         }
         return String.join("\n", lines);
-    }
-
-    private static String cell(String text) {
-        return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;");
     }
 }
