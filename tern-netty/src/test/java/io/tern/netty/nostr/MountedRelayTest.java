@@ -84,26 +84,10 @@ class MountedRelayTest {
                     assertThat(nostr.next()).isEqualTo("[\"EOSE\",\"s\"]");
                 }
             }
-            HttpResponse<String> document = http.send(
-                    HttpRequest.newBuilder(URI.create("http://" + base + "/nostr"))
-                            .header("Accept", "application/nostr+json")
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(document.statusCode()).isEqualTo(200);
-            assertThat(document.headers().firstValue("content-type")).hasValue("application/nostr+json");
-            assertThat(document.headers().firstValue("access-control-allow-origin"))
-                    .hasValue("*");
+            URI nostrUrl = URI.create("http://" + base + "/nostr");
+            HttpResponse<String> document = NostrRelayTest.nip11Document(http, nostrUrl);
             assertThat(document.body()).contains("\"supported_nips\":[1,9,11,40,42,45]");
-            HttpResponse<String> preflight = http.send(
-                    HttpRequest.newBuilder(URI.create("http://" + base + "/nostr"))
-                            .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
-                            .header("Origin", "https://client.example")
-                            .header("Access-Control-Request-Method", "GET")
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(preflight.statusCode()).isEqualTo(204);
-            assertThat(preflight.headers().firstValue("access-control-allow-origin"))
-                    .hasValue("*");
+            NostrRelayTest.corsPreflight(http, nostrUrl);
             HttpResponse<String> hello = http.send(
                     HttpRequest.newBuilder(URI.create("http://" + base + "/hello"))
                             .build(),

@@ -71,6 +71,34 @@ class NostrRelayTest {
         return ALICE.sign(System.currentTimeMillis() / 1000, 1, List.of(List.of("t", "tern")), content);
     }
 
+    /** GETs the NIP-11 document and checks its status, media type and CORS header. */
+    static HttpResponse<String> nip11Document(HttpClient http, URI url) throws Exception {
+        HttpResponse<String> document = http.send(
+                HttpRequest.newBuilder(url)
+                        .header("Accept", "application/nostr+json")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(document.statusCode()).isEqualTo(200);
+        assertThat(document.headers().firstValue("content-type")).hasValue("application/nostr+json");
+        assertThat(document.headers().firstValue("access-control-allow-origin")).hasValue("*");
+        return document;
+    }
+
+    /** Sends a browser's CORS preflight and checks that it is answered with 204 and CORS headers. */
+    static HttpResponse<String> corsPreflight(HttpClient http, URI url) throws Exception {
+        HttpResponse<String> preflight = http.send(
+                HttpRequest.newBuilder(url)
+                        .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                        .header("Origin", "https://client.example")
+                        .header("Access-Control-Request-Method", "GET")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(preflight.statusCode()).isEqualTo(204);
+        assertThat(preflight.headers().firstValue("access-control-allow-origin"))
+                .hasValue("*");
+        return preflight;
+    }
+
     static String json(Event event) {
         return new String(event.json(), StandardCharsets.UTF_8);
     }
@@ -116,25 +144,10 @@ class NostrRelayTest {
         start(1, RelayConfig.builder().maxSubscriptions(7).build());
         try (HttpClient http = HttpClient.newHttpClient()) {
             URI url = URI.create("http://127.0.0.1:" + server.port() + "/");
-            HttpResponse<String> document = http.send(
-                    HttpRequest.newBuilder(url)
-                            .header("Accept", "application/nostr+json")
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(document.statusCode()).isEqualTo(200);
-            assertThat(document.headers().firstValue("content-type")).hasValue("application/nostr+json");
-            assertThat(document.headers().firstValue("access-control-allow-origin"))
-                    .hasValue("*");
+            HttpResponse<String> document = nip11Document(http, url);
             assertThat(document.body()).contains("\"supported_nips\":[1,9,11,40,42,45]", "\"max_subscriptions\":7");
 
-            HttpResponse<String> preflight = http.send(
-                    HttpRequest.newBuilder(url)
-                            .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
-                            .header("Origin", "https://client.example")
-                            .header("Access-Control-Request-Method", "GET")
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(preflight.statusCode()).isEqualTo(204);
+            HttpResponse<String> preflight = corsPreflight(http, url);
             assertThat(preflight.headers().firstValue("access-control-allow-methods"))
                     .hasValue("GET, OPTIONS");
 
