@@ -63,12 +63,18 @@ public final class EventLoopFlush {
     }
 
     /**
-     * Whether the channel takes more data. A channel over its write-buffer mark is flushed first,
-     * because what holds it over the mark may be only this turn's unflushed messages.
+     * Whether the channel takes more data. A channel over its write-buffer mark is flushed first
+     * when it holds messages of this turn that were not flushed yet, since they may be what holds
+     * it over the mark. One with nothing new is not flushed again: for a reader that stopped, every
+     * dropped message would otherwise cost a write attempt, and on TLS an empty record queued with
+     * its promise, which no water mark counts.
      */
     public boolean writable(Slot slot) {
         if (slot.channel.isWritable()) {
             return true;
+        }
+        if (slot.queuedMessages == 0) {
+            return false;
         }
         flush(slot);
         return slot.channel.isWritable();

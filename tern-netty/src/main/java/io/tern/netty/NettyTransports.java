@@ -48,6 +48,14 @@ public final class NettyTransports {
         return epoll() ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
+    public static ServerSocketChannel newServerSocketChannel() {
+        return epoll() ? new EpollServerSocketChannel() : new NioServerSocketChannel();
+    }
+
+    public static SocketChannel newSocketChannel() {
+        return epoll() ? new EpollSocketChannel() : new NioSocketChannel();
+    }
+
     @SuppressWarnings("deprecation")
     public static DatagramChannel newDatagramChannel(boolean ipv6) {
         InternetProtocolFamily family = ipv6 ? InternetProtocolFamily.IPv6 : InternetProtocolFamily.IPv4;

@@ -3,8 +3,6 @@ package io.tern.bench.jmh;
 import io.tern.stun.message.StunMethod;
 import io.tern.turn.engine.TurnCounters;
 import io.tern.turn.engine.TurnEngine;
-import io.tern.turn.engine.TurnEngineConfig;
-import io.tern.turn.engine.TurnEngineSink;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -55,9 +53,7 @@ public class ControlPathBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        harness = new EngineHarness(
-                        "rest".equals(credentials), TurnEngineConfig.builder().transactionCacheSize(0))
-                .withChannel();
+        harness = new EngineHarness("rest".equals(credentials), c -> c.transactionCacheSize(0)).withChannel();
         engine = harness.engine;
         boolean createPermission = "createPermission".equals(request);
         byte[] bytes = createPermission ? harness.signedCreatePermission : harness.signedChannelBind;
@@ -66,7 +62,7 @@ public class ControlPathBenchmark {
         // Direct memory, as the transport hands the engine Netty's direct buffers.
         message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
         message.putBytes(0, bytes);
-        answeredBefore = harness.sink.toClient;
+        answeredBefore = harness.transport.sentToClient;
         requestsBefore = engine.counters().requests(method);
         errorsBefore = errorResponses();
     }
@@ -84,9 +80,9 @@ public class ControlPathBenchmark {
     public void check() {
         harness.checkNothingDropped();
         long requests = engine.counters().requests(method) - requestsBefore;
-        if (requests == 0 || harness.sink.toClient - answeredBefore != requests) {
-            throw new IllegalStateException(
-                    requests + " requests, " + (harness.sink.toClient - answeredBefore) + " answers");
+        long answers = harness.transport.sentToClient - answeredBefore;
+        if (requests == 0 || answers != requests) {
+            throw new IllegalStateException(requests + " requests, " + answers + " answers");
         }
         if (errorResponses() != errorsBefore) {
             throw new IllegalStateException((errorResponses() - errorsBefore) + " error responses");
@@ -95,13 +91,6 @@ public class ControlPathBenchmark {
 
     @Benchmark
     public void signedRequest() {
-        engine.onClientPacket(
-                EngineHarness.UDP_LISTENER,
-                TurnEngineSink.NO_CONNECTION,
-                EngineHarness.CLIENT,
-                message,
-                0,
-                length,
-                EngineHarness.NOW_NS);
+        harness.fromClient(message, 0, length);
     }
 }

@@ -2,7 +2,6 @@ package io.tern.bench.jmh;
 
 import io.tern.stun.address.TransportAddress;
 import io.tern.turn.engine.TurnEngine;
-import io.tern.turn.engine.TurnEngineSink;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
@@ -22,9 +21,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The relay fast path through the real {@link TurnEngine}: ChannelData from the client towards the
- * peer, and a peer datagram turned into ChannelData in place (4 bytes of headroom, no copy). Both
- * must allocate nothing: see {@code gc.alloc.rate.norm} with {@code -prof gc}.
+ * The relay fast path through the real {@link TurnEngine}, with the drain of its command queue that
+ * the transport does after every input: ChannelData from the client towards the peer, and a peer
+ * datagram turned into ChannelData in place (4 bytes of headroom, no copy). Both must allocate nothing: see {@code gc.alloc.rate.norm} with {@code -prof gc}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,10 +38,8 @@ public class RelayPathBenchmark {
     int payloadBytes;
 
     private EngineHarness harness;
-    private TurnEngine engine;
     private UnsafeBuffer fromClient;
     private UnsafeBuffer fromPeer;
-    private final TransportAddress client = EngineHarness.CLIENT.copy();
     private final TransportAddress peer = EngineHarness.PEER.copy();
     private long peerToClientBefore;
     private long clientToPeerBefore;
@@ -50,7 +47,6 @@ public class RelayPathBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         harness = new EngineHarness().withChannel();
-        engine = harness.engine;
         // Direct memory, as the transport hands the engine Netty's direct buffers.
         fromClient = new UnsafeBuffer(ByteBuffer.allocateDirect(4 + payloadBytes));
         fromClient.putShort(0, (short) EngineHarness.CHANNEL, ByteOrder.BIG_ENDIAN);
@@ -60,35 +56,28 @@ public class RelayPathBenchmark {
             fromClient.putByte(4 + i, (byte) i);
             fromPeer.putByte(TurnEngine.PEER_PACKET_HEADROOM + i, (byte) i);
         }
-        clientToPeerBefore = harness.sink.toPeer;
-        peerToClientBefore = harness.sink.toClient;
+        clientToPeerBefore = harness.transport.sentToPeer;
+        peerToClientBefore = harness.transport.sentToClient;
     }
 
     @TearDown(Level.Trial)
     public void check() {
         harness.checkNothingDropped();
-        if (harness.sink.toPeer == clientToPeerBefore && harness.sink.toClient == peerToClientBefore) {
+        if (harness.transport.sentToPeer == clientToPeerBefore
+                && harness.transport.sentToClient == peerToClientBefore) {
             throw new IllegalStateException("nothing was relayed");
         }
     }
 
-    /** ChannelData 0x4000 from the client: allocation lookup, channel, permission, sink.sendToPeer. */
+    /** ChannelData 0x4000 from the client: allocation lookup, channel, permission, one queued send, the drain. */
     @Benchmark
     public void channelDataClientToPeer() {
-        engine.onClientPacket(
-                EngineHarness.UDP_LISTENER,
-                TurnEngineSink.NO_CONNECTION,
-                client,
-                fromClient,
-                0,
-                4 + payloadBytes,
-                EngineHarness.NOW_NS);
+        harness.fromClient(fromClient, 0, 4 + payloadBytes);
     }
 
-    /** A peer datagram on the relay socket: allocation by relay id, permission, channel, header written in place. */
+    /** A peer datagram on the relay socket: allocation by relay id, permission, channel, header written in place, the drain. */
     @Benchmark
     public void peerToClientChannelData() {
-        engine.onPeerPacket(
-                harness.relayId, peer, fromPeer, TurnEngine.PEER_PACKET_HEADROOM, payloadBytes, EngineHarness.NOW_NS);
+        harness.fromPeer(peer, fromPeer, TurnEngine.PEER_PACKET_HEADROOM, payloadBytes);
     }
 }

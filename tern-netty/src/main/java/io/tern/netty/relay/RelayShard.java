@@ -8,6 +8,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.netty.EventLoopFlush;
 import io.tern.netty.EventLoopFlush.Slot;
 import io.tern.netty.HeadroomRecvByteBufAllocator;
@@ -17,31 +18,37 @@ import io.tern.netty.stream.StreamConnections;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamHost;
 import io.tern.stun.address.TransportAddress;
+import io.tern.stun.attribute.RequestedTransport;
+import io.tern.turn.engine.ClientEndpoint;
+import io.tern.turn.engine.Command;
 import io.tern.turn.engine.DropReason;
-import io.tern.turn.engine.RelaySockets;
 import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnEngine;
-import io.tern.turn.engine.TurnEngineSink;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.agrona.DirectBuffer;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * One relay thread: an event loop, the TURN engine it drives, its client-facing UDP listeners, the
- * TCP and TLS connections accepted on its loop, and the relay sockets of its allocations.
- * Everything here runs on the loop's thread, so nothing locks. A stream client's allocation lives
- * in the engine of the thread that accepted its connection.
+ * TCP and TLS connections accepted on its loop, and the relay sockets of its allocations, by relay
+ * id. Everything here runs on the loop's thread, so nothing locks.
+ *
+ * <p>After every input the shard drains the engine's commands and carries them out; the engine's
+ * questions (is this port free, did the connect work) come back to it as new inputs once the
+ * queue is empty. The loop's timer is armed for the engine's next deadline, never on a fixed tick.
  */
-final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
+final class RelayShard implements StreamHost {
     private static final int MAX_CACHED_ADDRESSES = 65536;
     /** Largest datagram relayed in place; longer ones are copied first. */
-    private static final int DATAGRAM_BYTES = 2048;
+    static final int DATAGRAM_BYTES = 2048;
     /** A datagram this long filled its receive slot and may have been cut short, so it is dropped. */
     private static final int TRUNCATED_BYTES = TurnEngine.PEER_PACKET_HEADROOM + DATAGRAM_BYTES;
     /** 8 slots of 2052 bytes stay within the allocator's pooled buffer sizes. */
@@ -49,29 +56,66 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
     /** The client-facing socket carries every allocation's traffic, so it may read more per wake-up. */
     private static final int LISTENER_DATAGRAMS_PER_WAKEUP = 64;
 
-    private static final int RELAY_DATAGRAMS_PER_WAKEUP = 32;
+    private static final int RELAY_DATAGRAMS_PER_WAKEUP = 16;
+    /** Timers more than this late are not worth re-arming for; it also caps how long a sleep may be. */
+    private static final long TIMER_SLACK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final EventLoop loop;
+    private final TransportSettings settings;
     private final TurnEngine engine;
     private final StreamConnections streams;
     private final EventLoopFlush flush;
+    private final TurnClock clock;
+    private final TcpRelays tcp;
     private final Int2ObjectHashMap<Slot> listeners = new Int2ObjectHashMap<>();
     private final List<Channel> streamListeners = new ArrayList<>();
-    private final Int2ObjectHashMap<Slot> relays = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<UdpRelay> udpRelays = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<InetSocketAddress> ipv4Addresses = new Long2ObjectHashMap<>();
     private final Map<TransportAddress, InetSocketAddress> ipv6Addresses = new HashMap<>();
+    private final ClientEndpoint endpoint = new ClientEndpoint();
     private final TransportAddress remote = new TransportAddress();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer copyView = new UnsafeBuffer(0, 0);
-    private ByteBuf inbound;
-    private int nextRelayId;
+    private final Runnable onTimer = this::onTimer;
+    /** Answers to OPEN_RELAY and CONNECT_PEER, fed to the engine once its queue is empty: kind, relay id, ok. */
+    private int[] answers = new int[3 * 16];
 
-    RelayShard(EventLoop loop, TransportSettings settings, ConnectionLimiter limiter, StreamCounters streamCounters) {
+    private int answerCount;
+    private boolean draining;
+    /** The buffer of the input being handled: in-place commands refer to it. */
+    private ByteBuf inbound;
+
+    /** Every relay thread of the server, by shard index, for connections handed from one to another. */
+    private List<RelayShard> shards = List.of();
+
+    private ScheduledFuture<?> timer;
+    private long timerDeadlineNs = Long.MAX_VALUE;
+
+    /**
+     * @param index  this relay thread's place among {@code shards} threads
+     */
+    RelayShard(
+            EventLoop loop,
+            TransportSettings settings,
+            ConnectionLimiter limiter,
+            StreamCounters streamCounters,
+            int index,
+            int shards) {
         this.loop = loop;
+        this.settings = settings;
         this.flush = new EventLoopFlush(loop);
-        this.engine = new TurnEngine(settings.engineConfig(), settings.shared(), this, this, System.nanoTime());
-        this.streams =
-                new StreamConnections(flush, this, engine.counters(), settings.streams(), limiter, streamCounters);
+        this.clock = new TurnClock(loop);
+        this.engine = new TurnEngine(
+                settings.engineConfig(),
+                settings.shared(),
+                settings.wallClock(),
+                new SplittableRandom(new SecureRandom().nextLong()),
+                System.nanoTime(),
+                index,
+                shards);
+        this.streams = new StreamConnections(
+                loop, flush, this, engine.counters(), settings.streams(), limiter, streamCounters);
+        this.tcp = new TcpRelays(this, loop, settings.streams());
     }
 
     StreamConnections streams() {
@@ -86,6 +130,11 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
         return loop;
     }
 
+    @Override
+    public long nowNs() {
+        return clock.nowNs();
+    }
+
     void addListener(DatagramChannel channel, int listenerId) {
         HeadroomRecvByteBufAllocator.configure(
                 channel,
@@ -93,6 +142,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
                 DATAGRAM_BYTES,
                 DATAGRAMS_PER_READ,
                 LISTENER_DATAGRAMS_PER_WAKEUP);
+        settings.sockets().apply(channel);
         listeners.put(listenerId, new Slot(channel));
         engine.registerListener(listenerId, TransportProtocol.UDP);
         channel.pipeline().addLast(new ClientHandler(listenerId));
@@ -104,10 +154,13 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
         engine.registerListener(listenerId, protocol);
     }
 
-    void onTimer() {
-        long nowNs = System.nanoTime();
-        engine.onTimeout(nowNs);
-        streams.onTimer(nowNs);
+    void shards(List<RelayShard> all) {
+        this.shards = List.copyOf(all);
+    }
+
+    /** Starts the timers; call once the shard is set up. */
+    void start() {
+        drain();
     }
 
     void close() {
@@ -116,53 +169,162 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
         }
         streams.closeAll();
         engine.close();
+        drain();
         for (Slot listener : listeners.values()) {
             listener.channel().close();
         }
+        tcp.closeAll();
+        if (timer != null) {
+            timer.cancel(false);
+        }
     }
 
-    // ---- TurnEngineSink
+    // ---------------------------------------------------------------------------------------------
+    // Time
 
-    @Override
-    public void sendToClient(
-            int listenerId, long connectionId, TransportAddress client, DirectBuffer buffer, int offset, int length) {
-        if (connectionId != NO_CONNECTION) {
-            streams.send(connectionId, buffer, offset, length);
+    private void onTimer() {
+        timer = null;
+        timerDeadlineNs = Long.MAX_VALUE;
+        long nowNs = clock.nowNs();
+        engine.onTimeout(nowNs);
+        streams.onTimer(nowNs);
+        drain();
+    }
+
+    /** Arms the loop's timer for the earliest deadline of the engine and the stream connections. */
+    private void armTimer() {
+        long deadlineNs = Math.min(engine.nextDeadlineNs(), streams.nextDeadlineNs());
+        if (deadlineNs == Long.MAX_VALUE || deadlineNs >= timerDeadlineNs - TIMER_SLACK_NS) {
             return;
         }
-        Slot listener = listeners.get(listenerId);
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        timerDeadlineNs = deadlineNs;
+        timer = loop.schedule(onTimer, Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Draining the engine
+
+    /** Carries out every queued command, then feeds the engine the answers they produced, until none is left. */
+    void drain() {
+        if (draining) {
+            return;
+        }
+        draining = true;
+        try {
+            while (true) {
+                for (Command c = engine.poll(); c != null; c = engine.poll()) {
+                    execute(c);
+                }
+                if (answerCount == 0) {
+                    break;
+                }
+                int count = answerCount;
+                answerCount = 0;
+                int[] batch = answers.clone();
+                long nowNs = clock.nowNs();
+                for (int i = 0; i < count; i++) {
+                    int kind = batch[3 * i];
+                    int relayId = batch[3 * i + 1];
+                    boolean ok = batch[3 * i + 2] != 0;
+                    if (kind == Command.OPEN_RELAY) {
+                        engine.onRelayOpened(relayId, ok, nowNs);
+                    } else {
+                        engine.onPeerConnected(relayId, ok, nowNs);
+                    }
+                }
+            }
+        } finally {
+            draining = false;
+        }
+        armTimer();
+    }
+
+    /** An asynchronous answer from a socket operation; fed to the engine as a new input. */
+    void answer(int kind, int relayId, boolean ok) {
+        if (3 * answerCount + 3 > answers.length) {
+            answers = java.util.Arrays.copyOf(answers, answers.length * 2);
+        }
+        answers[3 * answerCount] = kind;
+        answers[3 * answerCount + 1] = relayId;
+        answers[3 * answerCount + 2] = ok ? 1 : 0;
+        answerCount++;
+        drain();
+    }
+
+    private void execute(Command c) {
+        switch (c.kind()) {
+            case Command.SEND_TO_CLIENT -> sendToClient(c);
+            case Command.SEND_TO_PEER -> {
+                UdpRelay relay = udpRelays.get(c.relayId());
+                if (relay != null) {
+                    send(relay.slot, relay, inetAddress(c.address()), c, DropReason.PEER_BACKPRESSURE);
+                }
+            }
+            case Command.OPEN_RELAY -> {
+                if (c.relayProtocol() == RequestedTransport.TCP) {
+                    tcp.openListener(c.relayId(), c.address());
+                } else {
+                    answer(Command.OPEN_RELAY, c.relayId(), openUdp(c.relayId(), c.address()));
+                }
+            }
+            case Command.CLOSE_RELAY -> {
+                UdpRelay relay = udpRelays.remove(c.relayId());
+                if (relay != null) {
+                    relay.slot.channel().close();
+                } else {
+                    tcp.close(c.relayId());
+                }
+            }
+            case Command.CONNECT_PEER -> tcp.connect(c.relayId(), c.parentRelayId(), c.address());
+            case Command.BIND_CONNECTION -> tcp.bind(c.relayId(), c.client().connectionId());
+            case Command.MIGRATE_CONNECTION ->
+                streams.migrate(c.client().connectionId(), c.targetShard(), c.buffer(), c.offset(), c.length());
+            default -> throw new IllegalStateException("unknown command " + c);
+        }
+    }
+
+    private void sendToClient(Command c) {
+        ClientEndpoint client = c.client();
+        if (client.isStream()) {
+            streams.send(client.connectionId(), c.buffer(), c.offset(), c.length());
+            return;
+        }
+        Slot listener = listeners.get(client.listenerId());
         if (listener != null) {
-            send(listener, inetAddress(client), buffer, offset, length);
+            send(listener, null, inetAddress(client.address()), c, DropReason.CLIENT_BACKPRESSURE);
         }
     }
 
-    @Override
-    public void sendToPeer(int relayId, TransportAddress peer, DirectBuffer buffer, int offset, int length) {
-        Slot relay = relays.get(relayId);
-        if (relay != null) {
-            send(relay, inetAddress(peer), buffer, offset, length);
-        }
-    }
-
-    private void send(Slot socket, InetSocketAddress recipient, DirectBuffer buffer, int offset, int length) {
+    private void send(Slot socket, UdpRelay relay, InetSocketAddress recipient, Command c, DropReason full) {
         if (!flush.writable(socket)) {
-            engine.counters().transportDrop(DropReason.CLIENT_BACKPRESSURE);
+            engine.counters().drop(full);
+            return;
+        }
+        int length = c.length();
+        if (length == 0) {
+            // RFC 8656 §12.5: an empty datagram; Netty skips those, so it goes out through the socket itself.
+            if (relay == null || !relay.sendEmpty(flush, recipient)) {
+                engine.counters().drop(full);
+            }
             return;
         }
         ByteBuf payload;
-        if (inbound != null && buffer == view) {
-            // Relayed data: send a slice of the datagram we received, without copying it.
-            payload = inbound.retainedSlice(offset, length);
+        if (c.inPlace() && inbound != null) {
+            // Relayed data: a slice of what was received, without a copy.
+            payload = inbound.retainedSlice(c.offset(), length);
         } else {
             payload = socket.channel().alloc().directBuffer(length);
             copyView.wrap(payload.memoryAddress(), length);
-            copyView.putBytes(0, buffer, offset, length);
+            copyView.putBytes(0, c.buffer(), c.offset(), length);
             payload.writerIndex(length);
         }
         flush.write(socket, new DatagramPacket(payload, recipient));
     }
 
-    private InetSocketAddress inetAddress(TransportAddress address) {
+    InetSocketAddress inetAddress(TransportAddress address) {
         if (address.isIpv4()) {
             long key = address.packedIpv4();
             InetSocketAddress cached = ipv4Addresses.get(key);
@@ -186,49 +348,42 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
         return cached;
     }
 
-    // ---- RelaySockets
-
-    @Override
-    public int open(TransportAddress address) {
+    /** Binds a UDP relay socket on this loop; false when the port is taken. */
+    private boolean openUdp(int relayId, TransportAddress address) {
         DatagramChannel channel = NettyTransports.newDatagramChannel(!address.isIpv4());
-        int relayId = nextRelayId++;
         HeadroomRecvByteBufAllocator.configure(
                 channel,
                 TurnEngine.PEER_PACKET_HEADROOM,
                 DATAGRAM_BYTES,
                 DATAGRAMS_PER_READ,
                 RELAY_DATAGRAMS_PER_WAKEUP);
+        settings.sockets().apply(channel);
         channel.pipeline().addLast(new PeerHandler(relayId));
         ChannelFuture registered = loop.register(channel);
         if (!registered.isDone() || !registered.isSuccess()) {
             channel.close();
-            return -1;
+            return false;
         }
         ChannelFuture bound = channel.bind(address.toInetSocketAddress());
         if (!bound.isDone() || !bound.isSuccess()) {
             channel.close();
-            return -1;
+            return false;
         }
-        relays.put(relayId, new Slot(channel));
-        return relayId;
+        udpRelays.put(relayId, new UdpRelay(new Slot(channel)));
+        return true;
     }
 
-    @Override
-    public void close(int relayId) {
-        Slot relay = relays.remove(relayId);
-        if (relay != null) {
-            relay.channel().close();
-        }
-    }
-
-    // ---- StreamHost
+    // ---------------------------------------------------------------------------------------------
+    // Inputs
 
     @Override
     public void onStreamMessage(
             int listenerId, long connectionId, TransportAddress client, ByteBuf buffer, int index, int length) {
         try {
             inbound = buffer;
-            engine.onClientPacket(listenerId, connectionId, client, wrap(buffer), index, length, System.nanoTime());
+            engine.onClientMessage(
+                    endpoint.set(listenerId, connectionId, client), wrap(buffer), index, length, clock.nowNs());
+            drain();
         } finally {
             inbound = null;
         }
@@ -236,15 +391,31 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
 
     @Override
     public void onStreamClosed(int listenerId, long connectionId, TransportAddress client) {
-        engine.onConnectionClosed(listenerId, connectionId, client, System.nanoTime());
+        engine.onClientConnectionClosed(connectionId, clock.nowNs());
+        drain();
+    }
+
+    @Override
+    public void handOver(
+            int targetShard,
+            Channel channel,
+            int listenerId,
+            TransportProtocol protocol,
+            InetSocketAddress remote,
+            ByteBuf replay) {
+        RelayShard target = targetShard < shards.size() ? shards.get(targetShard) : null;
+        if (target == null) {
+            replay.release();
+            channel.close();
+            return;
+        }
+        target.loop.execute(() -> target.streams.adopt(channel, listenerId, protocol, remote, replay));
     }
 
     @Override
     public boolean hasAllocation(int listenerId, long connectionId, TransportAddress client) {
-        return engine.allocations().find(listenerId, connectionId, client) != null;
+        return engine.holdsConnection(connectionId);
     }
-
-    // ---- Inbound
 
     private UnsafeBuffer wrap(ByteBuf content) {
         view.wrap(content.memoryAddress(), content.capacity());
@@ -267,19 +438,18 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
                     return;
                 }
                 if (content.readableBytes() >= TRUNCATED_BYTES) {
-                    engine.counters().transportDrop(DropReason.OVERSIZED);
+                    engine.counters().drop(DropReason.OVERSIZED);
                     return;
                 }
                 inbound = content;
                 remote.set(packet.sender());
-                engine.onClientPacket(
-                        listenerId,
-                        NO_CONNECTION,
-                        remote,
+                engine.onClientMessage(
+                        endpoint.set(listenerId, ClientEndpoint.NO_CONNECTION, remote),
                         wrap(content),
                         content.readerIndex(),
                         content.readableBytes(),
-                        System.nanoTime());
+                        clock.nowNs());
+                drain();
             } finally {
                 inbound = null;
                 packet.release();
@@ -310,7 +480,7 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
                 }
                 int length = content.readableBytes();
                 if (length >= TRUNCATED_BYTES) {
-                    engine.counters().transportDrop(DropReason.OVERSIZED);
+                    engine.counters().drop(DropReason.OVERSIZED);
                     return;
                 }
                 ByteBuf base = length <= DATAGRAM_BYTES ? bufferWithHeadroom(content) : null;
@@ -327,7 +497,8 @@ final class RelayShard implements TurnEngineSink, RelaySockets, StreamHost {
                 inbound = base;
                 remote.set(packet.sender());
                 view.wrap(base.memoryAddress(), base.capacity());
-                engine.onPeerPacket(relayId, remote, view, offset, length, System.nanoTime());
+                engine.onPeerDatagram(relayId, remote, view, offset, length, clock.nowNs());
+                drain();
             } finally {
                 inbound = null;
                 packet.release();

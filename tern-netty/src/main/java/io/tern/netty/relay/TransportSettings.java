@@ -5,6 +5,7 @@ import io.tern.netty.stream.TlsContextSource;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.engine.TurnShared;
 import java.net.InetSocketAddress;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,7 +19,8 @@ import java.util.Objects;
  * @param tls           the TLS context for {@code tlsAddresses}, or null; the caller closes it
  * @param streams       bounds on TCP and TLS connections
  * @param relayThreads  engines, each on its own event loop with its own SO_REUSEPORT listeners
- * @param timerPeriodNs how often each engine's timers (and connection timeouts) are polled
+ * @param wallClock     the engines' wall clock (REST username expiry)
+ * @param sockets       kernel buffers and write queue bound of every UDP socket
  */
 public record TransportSettings(
         List<InetSocketAddress> udpAddresses,
@@ -29,7 +31,8 @@ public record TransportSettings(
         int relayThreads,
         TurnEngineConfig engineConfig,
         TurnShared shared,
-        long timerPeriodNs) {
+        InstantSource wallClock,
+        UdpSocketSettings sockets) {
 
     public TransportSettings {
         udpAddresses = List.copyOf(udpAddresses);
@@ -41,13 +44,9 @@ public record TransportSettings(
         }
     }
 
-    /** UDP only, with default stream bounds. */
+    /** UDP only, with default stream bounds, the system clock and default socket settings. */
     public static TransportSettings udp(
-            List<InetSocketAddress> udpAddresses,
-            int relayThreads,
-            TurnEngineConfig engineConfig,
-            TurnShared shared,
-            long timerPeriodNs) {
+            List<InetSocketAddress> udpAddresses, int relayThreads, TurnEngineConfig engineConfig, TurnShared shared) {
         return new TransportSettings(
                 udpAddresses,
                 List.of(),
@@ -57,6 +56,7 @@ public record TransportSettings(
                 relayThreads,
                 engineConfig,
                 shared,
-                timerPeriodNs);
+                InstantSource.system(),
+                UdpSocketSettings.DEFAULT);
     }
 }

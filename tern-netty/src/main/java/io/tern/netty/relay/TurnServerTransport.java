@@ -12,6 +12,7 @@ import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramChannel;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.stream.ConnectionLimiter;
+import io.tern.netty.stream.QueuedMessageSize;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamSettings;
 import io.tern.netty.stream.TlsContextSource;
@@ -40,6 +41,7 @@ public final class TurnServerTransport implements AutoCloseable {
     private final List<InetSocketAddress> tlsAddresses;
     private final ConnectionLimiter limiter;
     private final StreamCounters streamCounters;
+    private final KernelUdpDrops kernelDrops = new KernelUdpDrops();
 
     private TurnServerTransport(
             EventLoopGroup group,
@@ -71,7 +73,9 @@ public final class TurnServerTransport implements AutoCloseable {
         try {
             for (int t = 0; t < threads; t++) {
                 EventLoop loop = group.next();
-                RelayShard shard = loop.submit(() -> new RelayShard(loop, settings, limiter, streamCounters))
+                int index = t;
+                RelayShard shard = loop.submit(
+                                () -> new RelayShard(loop, settings, limiter, streamCounters, index, threads))
                         .sync()
                         .getNow();
                 shards.add(shard);
@@ -108,8 +112,10 @@ public final class TurnServerTransport implements AutoCloseable {
                         tls.add(got);
                     }
                 }
-                long periodNs = settings.timerPeriodNs();
-                loop.scheduleAtFixedRate(shard::onTimer, periodNs, periodNs, TimeUnit.NANOSECONDS);
+                loop.submit(shard::start).sync();
+            }
+            for (RelayShard shard : shards) {
+                shard.loop().submit(() -> shard.shards(shards)).sync();
             }
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
@@ -155,6 +161,7 @@ public final class TurnServerTransport implements AutoCloseable {
                 .option(ChannelOption.SO_BACKLOG, ACCEPT_BACKLOG)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.MESSAGE_SIZE_ESTIMATOR, QueuedMessageSize.INSTANCE)
                 .childOption(
                         ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(streams.writeLowWaterMarkBytes(), streams.writeHighWaterMarkBytes()))
@@ -202,6 +209,11 @@ public final class TurnServerTransport implements AutoCloseable {
         return streamCounters;
     }
 
+    /** Datagrams the kernel dropped at the relay's full UDP receive buffers, so far (read from /proc now). */
+    public long kernelReceiveDrops() {
+        return kernelDrops.total();
+    }
+
     /** TCP and TLS connections open now. */
     public int streamConnections() {
         return limiter.total();
@@ -217,6 +229,15 @@ public final class TurnServerTransport implements AutoCloseable {
         long largest = 0;
         for (RelayShard shard : shards) {
             largest = Math.max(largest, onLoop(shard, () -> shard.streams().largestWriteQueueBytes()));
+        }
+        return largest;
+    }
+
+    /** The most messages queued for one TCP or TLS client. */
+    public long largestStreamWriteQueueMessages() {
+        long largest = 0;
+        for (RelayShard shard : shards) {
+            largest = Math.max(largest, onLoop(shard, () -> shard.streams().largestWriteQueueMessages()));
         }
         return largest;
     }

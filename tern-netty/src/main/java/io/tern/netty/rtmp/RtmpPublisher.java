@@ -1,5 +1,6 @@
 package io.tern.netty.rtmp;
 
+import io.netty.channel.EventLoop;
 import io.tern.rtmp.session.RtmpStats;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
@@ -10,6 +11,9 @@ public interface RtmpPublisher {
     long connectionId();
 
     InetSocketAddress remoteAddress();
+
+    /** The loop every {@link RtmpIngestHandler} call for this connection runs on. */
+    EventLoop eventLoop();
 
     /** The application from connect ({@code live}), or "" before connect. */
     String app();

@@ -1,6 +1,7 @@
 package io.tern.netty.rtmp;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
 import io.tern.media.codec.CodecConfig;
 import io.tern.netty.EventLoopFlush;
 import io.tern.rtmp.CloseReason;
@@ -62,6 +63,11 @@ final class RtmpServerConnection extends SessionHandler<RtmpServerSession> imple
     @Override
     public InetSocketAddress remoteAddress() {
         return remote;
+    }
+
+    @Override
+    public EventLoop eventLoop() {
+        return ctx.channel().eventLoop();
     }
 
     @Override

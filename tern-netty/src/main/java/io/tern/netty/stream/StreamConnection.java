@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.tern.netty.EventLoopFlush;
 import io.tern.stun.address.TransportAddress;
+import io.tern.turn.engine.TransportProtocol;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -32,6 +33,17 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
     private long lastReadNs;
     private boolean closing;
     private final EventLoopFlush.Slot flushSlot;
+    private final TransportProtocol protocol;
+    /** The peer connection this data connection is bound to (RFC 6062), or null while it carries STUN. */
+    private Channel partner;
+    /** What to hand to another relay thread's engine once this connection has moved there, or null. */
+    private ByteBuf migration;
+
+    private int migrationShard;
+    /** Its channel's close listener, removed when the connection moves to another thread. */
+    private io.netty.channel.ChannelFutureListener onClose;
+
+    private EventLoopFlush.Slot partnerSlot;
 
     StreamConnection(
             StreamConnections owner,
@@ -40,8 +52,10 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
             int listenerId,
             long connectionId,
             TransportAddress client,
+            TransportProtocol protocol,
             long nowNs) {
         this.owner = owner;
+        this.protocol = protocol;
         this.host = host;
         this.channel = channel;
         this.flushSlot = new EventLoopFlush.Slot(channel);
@@ -71,8 +85,57 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
         return client;
     }
 
+    TransportProtocol protocol() {
+        return protocol;
+    }
+
+    /** From now on this connection carries raw bytes to and from {@code partner} (RFC 6062 §5.4). */
+    void splice(Channel partner, EventLoopFlush.Slot partnerSlot) {
+        this.partner = partner;
+        this.partnerSlot = partnerSlot;
+    }
+
+    void onClose(io.netty.channel.ChannelFutureListener listener) {
+        this.onClose = listener;
+    }
+
+    io.netty.channel.ChannelFutureListener onClose() {
+        return onClose;
+    }
+
+    boolean spliced() {
+        return partner != null;
+    }
+
+    /**
+     * Marks the connection for another relay thread: once the message being handled returns, the
+     * connection moves there, and {@code message} (with whatever followed it) is handled there again.
+     */
+    void migrate(int targetShard, ByteBuf message) {
+        this.migrationShard = targetShard;
+        this.migration = message;
+    }
+
+    /** Hands the connection over if it was marked for another thread; true when it was. */
+    private boolean handOver(ByteBuf rest) {
+        if (migration == null) {
+            return false;
+        }
+        if (rest.isReadable()) {
+            migration.writeBytes(rest);
+        }
+        ByteBuf replay = migration;
+        migration = null;
+        closing = true;
+        owner.handOver(this, migrationShard, replay);
+        return true;
+    }
+
     /** Why the connection should be closed at {@code nowNs}, or null to keep it. */
     StreamEvent timeout(long nowNs, StreamSettings settings) {
+        if (partner != null) {
+            return null;
+        }
         if (partial != null && nowNs - partialSinceNs > settings.messageTimeoutNs()) {
             return StreamEvent.MESSAGE_TIMEOUT;
         }
@@ -100,6 +163,10 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
             partial.release();
             partial = null;
         }
+        if (migration != null) {
+            migration.release();
+            migration = null;
+        }
     }
 
     @Override
@@ -109,7 +176,11 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
             if (closing) {
                 return;
             }
-            lastReadNs = System.nanoTime();
+            lastReadNs = owner.nowNs();
+            if (partner != null) {
+                forward(in.retain());
+                return;
+            }
             if (!in.hasMemoryAddress()) {
                 ByteBuf direct = ctx.alloc().directBuffer(in.readableBytes());
                 direct.writeBytes(in);
@@ -117,6 +188,15 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
                 in = direct;
             }
             if (partial != null && !completePartial(in)) {
+                return;
+            }
+            if (handOver(in)) {
+                return;
+            }
+            if (partner != null) {
+                if (in.isReadable()) {
+                    forward(in.retainedSlice());
+                }
                 return;
             }
             while (in.isReadable() && !closing) {
@@ -133,6 +213,16 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
                 }
                 host.onStreamMessage(listenerId, connectionId, client, in, in.readerIndex(), frameBytes);
                 in.skipBytes(frameBytes);
+                if (handOver(in)) {
+                    return;
+                }
+                if (partner != null) {
+                    // ConnectionBind succeeded: what follows it is the client's raw data.
+                    if (in.isReadable()) {
+                        forward(in.retainedSlice());
+                    }
+                    return;
+                }
             }
         } finally {
             in.release();
@@ -180,6 +270,21 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
             }
             partial.writeBytes(in, Math.min(target - have, in.readableBytes()));
         }
+    }
+
+    /** Raw bytes for the peer; reading pauses while the peer's write queue is full. */
+    private void forward(ByteBuf bytes) {
+        if (!owner.forwardToPeer(this, partnerSlot, bytes)) {
+            channel.config().setAutoRead(false);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (partner != null && channel.isWritable()) {
+            partner.config().setAutoRead(true);
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override

@@ -5,12 +5,14 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.tern.netty.EventLoopFlush;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.channel.ChannelDataFlyweight;
 import io.tern.turn.engine.DropReason;
+import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnCounters;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -31,6 +33,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class StreamConnections {
     private static final long MAX_SWEEP_PERIOD_NS = TimeUnit.SECONDS.toNanos(1);
 
+    private final EventLoop loop;
     private final EventLoopFlush flush;
     private final StreamHost host;
     private final TurnCounters engineCounters;
@@ -45,12 +48,14 @@ public final class StreamConnections {
     private long nextConnectionId = 1;
 
     public StreamConnections(
+            EventLoop loop,
             EventLoopFlush flush,
             StreamHost host,
             TurnCounters engineCounters,
             StreamSettings settings,
             ConnectionLimiter limiter,
             StreamCounters counters) {
+        this.loop = loop;
         this.flush = flush;
         this.host = host;
         this.engineCounters = engineCounters;
@@ -83,10 +88,15 @@ public final class StreamConnections {
             ch.close();
             return;
         }
-        StreamConnection connection = register(ch, listenerId, remote);
+        StreamConnection connection =
+                register(ch, listenerId, remote, tls != null ? TransportProtocol.TLS : TransportProtocol.TCP);
         if (tls != null) {
             SslHandler ssl = tls.current().newHandler(ch.alloc());
             ssl.setHandshakeTimeout(settings.tlsHandshakeTimeoutNs(), TimeUnit.NANOSECONDS);
+            // One TLS record per TURN message, as coturn writes them: turnutils_uclient takes one
+            // message from each SSL_read and drops the rest of a record that holds several. The
+            // flush still sends a turn's records in one write.
+            ssl.setWrapDataSize(0);
             ssl.handshakeFuture().addListener(f -> {
                 if (!f.isSuccess()) {
                     counters.add(
@@ -101,14 +111,74 @@ public final class StreamConnections {
     }
 
     /** Gives an accepted channel its connection id; the returned handler must go into its pipeline. */
-    StreamConnection register(Channel ch, int listenerId, InetSocketAddress remote) {
+    StreamConnection register(Channel ch, int listenerId, InetSocketAddress remote, TransportProtocol protocol) {
         counters.add(StreamEvent.ACCEPTED);
+        return track(ch, listenerId, remote, protocol);
+    }
+
+    private StreamConnection track(Channel ch, int listenerId, InetSocketAddress remote, TransportProtocol protocol) {
         long connectionId = nextConnectionId++;
         StreamConnection connection = new StreamConnection(
-                this, host, ch, listenerId, connectionId, TransportAddress.of(remote), System.nanoTime());
+                this, host, ch, listenerId, connectionId, TransportAddress.of(remote), protocol, host.nowNs());
         connections.put(connectionId, connection);
-        ch.closeFuture().addListener((ChannelFutureListener) f -> closed(connection, remote));
+        ChannelFutureListener onClose = f -> closed(connection, remote);
+        connection.onClose(onClose);
+        ch.closeFuture().addListener(onClose);
         return connection;
+    }
+
+    /** MIGRATE_CONNECTION: the connection moves to another relay thread after its current message. */
+    public void migrate(long connectionId, int targetShard, DirectBuffer message, int offset, int length) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection == null) {
+            return;
+        }
+        ByteBuf replay = connection.channel().alloc().directBuffer(length);
+        copyView.wrap(replay.memoryAddress(), replay.capacity());
+        copyView.putBytes(0, message, offset, length);
+        replay.writerIndex(length);
+        connection.migrate(targetShard, replay);
+    }
+
+    /** Lets go of a connection for another thread: no longer read, timed or closed from here. */
+    void handOver(StreamConnection connection, int targetShard, ByteBuf replay) {
+        Channel channel = connection.channel();
+        connections.remove(connection.connectionId());
+        channel.closeFuture().removeListener(connection.onClose());
+        channel.config().setAutoRead(false);
+        channel.pipeline().remove(connection);
+        connection.released();
+        InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
+        channel.deregister().addListener(f -> {
+            if (f.isSuccess() && remote != null) {
+                counters.add(StreamEvent.MOVED_TO_OTHER_THREAD);
+                host.handOver(targetShard, channel, connection.listenerId(), connection.protocol(), remote, replay);
+            } else {
+                replay.release();
+                limiter.release(remote == null ? null : remote.getAddress());
+                counters.add(StreamEvent.CLOSED);
+                channel.close();
+            }
+        });
+    }
+
+    /**
+     * A connection another relay thread handed over: registered with this thread's loop, and
+     * {@code replay} handled as if just read from it. Call on this thread.
+     */
+    public void adopt(
+            Channel channel, int listenerId, TransportProtocol protocol, InetSocketAddress remote, ByteBuf replay) {
+        StreamConnection connection = track(channel, listenerId, remote, protocol);
+        channel.pipeline().addLast(connection);
+        loop.register(channel).addListener(f -> {
+            if (!f.isSuccess()) {
+                replay.release();
+                channel.close();
+                return;
+            }
+            connection.channelRead(channel.pipeline().context(connection), replay);
+            channel.config().setAutoRead(true);
+        });
     }
 
     private void closed(StreamConnection connection, InetSocketAddress remote) {
@@ -123,6 +193,63 @@ public final class StreamConnections {
         counters.add(event);
     }
 
+    long nowNs() {
+        return host.nowNs();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Data connections bound to peer connections (RFC 6062)
+
+    /** Binds client data connection {@code connectionId} to a peer connection; false when it is gone. */
+    public boolean splice(long connectionId, Channel peer, EventLoopFlush.Slot peerSlot) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection == null || !connection.channel().isActive()) {
+            return false;
+        }
+        connection.splice(peer, peerSlot);
+        return true;
+    }
+
+    /**
+     * Raw bytes from a bound data connection to its peer (their reference passes on). Returns
+     * false when the peer's write queue is full, so the client's connection should stop reading.
+     */
+    boolean forwardToPeer(StreamConnection from, EventLoopFlush.Slot peer, ByteBuf bytes) {
+        engineCounters.relayed(TurnCounters.DIRECTION_CLIENT_TO_PEER, from.protocol(), bytes.readableBytes());
+        flush.write(peer, bytes);
+        return peer.channel().isWritable();
+    }
+
+    /**
+     * Raw bytes from a peer connection for its bound data connection (their reference passes on).
+     * Returns false when the client's write queue is full, so the peer should stop being read.
+     */
+    public boolean forwardFromPeer(long connectionId, ByteBuf bytes) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection == null) {
+            bytes.release();
+            return true;
+        }
+        engineCounters.relayed(TurnCounters.DIRECTION_PEER_TO_CLIENT, connection.protocol(), bytes.readableBytes());
+        flush.write(connection.flushSlot(), bytes);
+        return writable(connection);
+    }
+
+    /** The peer connection of {@code connectionId} has room again: read the client once more. */
+    public void resumeReading(long connectionId) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection != null) {
+            connection.channel().config().setAutoRead(true);
+        }
+    }
+
+    public void close(long connectionId) {
+        StreamConnection connection = connections.get(connectionId);
+        if (connection != null) {
+            connection.channel().close();
+        }
+    }
+
     /**
      * Sends one engine message to a connection: STUN as is, ChannelData padded to 4 bytes
      * (RFC 8656 §12.5). When the connection's write queue is past its high water mark the message
@@ -134,9 +261,9 @@ public final class StreamConnections {
             return;
         }
         Channel channel = connection.channel();
-        if (!flush.writable(connection.flushSlot())) {
+        if (!writable(connection)) {
             if (channel.isActive()) {
-                engineCounters.transportDrop(DropReason.CLIENT_BACKPRESSURE);
+                engineCounters.drop(DropReason.CLIENT_BACKPRESSURE);
             }
             return;
         }
@@ -149,6 +276,14 @@ public final class StreamConnections {
         copyView.setMemory(length, wireBytes - length, (byte) 0);
         out.writerIndex(wireBytes);
         flush.write(connection.flushSlot(), out);
+    }
+
+    /** When {@link #onTimer} should next run: the next sweep while there are connections. */
+    public long nextDeadlineNs() {
+        if (connections.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        return nextSweepNs;
     }
 
     /** Closes connections that were idle or sent a message too slowly; call from the loop's timer. */
@@ -170,6 +305,10 @@ public final class StreamConnections {
             }
         }
         expired.clear();
+    }
+
+    private boolean writable(StreamConnection connection) {
+        return flush.writable(connection.flushSlot());
     }
 
     public int size() {
@@ -196,6 +335,21 @@ public final class StreamConnections {
             ChannelOutboundBuffer queue = connection.channel().unsafe().outboundBuffer();
             if (queue != null) {
                 largest = Math.max(largest, queue.totalPendingWriteBytes());
+            }
+        }
+        return largest;
+    }
+
+    /**
+     * The most messages queued for one connection. Messages of any size count, empty ones too: a
+     * queue bounded in bytes could still grow by entries that hold no bytes.
+     */
+    public long largestWriteQueueMessages() {
+        long largest = 0;
+        for (StreamConnection connection : connections.values()) {
+            ChannelOutboundBuffer queue = connection.channel().unsafe().outboundBuffer();
+            if (queue != null) {
+                largest = Math.max(largest, queue.size());
             }
         }
         return largest;

@@ -10,5 +10,7 @@ public enum StreamEvent {
     MESSAGE_TIMEOUT,
     BAD_FRAMING,
     TLS_HANDSHAKE_FAILED,
-    TLS_HANDSHAKE_TIMEOUT
+    TLS_HANDSHAKE_TIMEOUT,
+    /** Handed to another relay thread: a data connection whose CONNECTION-ID that thread issued (RFC 6062). */
+    MOVED_TO_OTHER_THREAD
 }

@@ -1,7 +1,10 @@
 package io.tern.netty.stream;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.tern.stun.address.TransportAddress;
+import io.tern.turn.engine.TransportProtocol;
+import java.net.InetSocketAddress;
 
 /**
  * The relay thread that owns a connection: it hands framed messages to its TURN engine. Called
@@ -17,6 +20,22 @@ public interface StreamHost {
 
     /** The connection closed: its allocation, if any, goes (RFC 8656 §3.1). */
     void onStreamClosed(int listenerId, long connectionId, TransportAddress client);
+
+    /**
+     * Hands a connection, deregistered from this thread's loop, to relay thread {@code targetShard}:
+     * it is registered there, and {@code replay} (the message that asked for the move, and any
+     * bytes after it) is handled there as if just received. The reference to {@code replay} passes.
+     */
+    void handOver(
+            int targetShard,
+            Channel channel,
+            int listenerId,
+            TransportProtocol protocol,
+            InetSocketAddress remote,
+            ByteBuf replay);
+
+    /** The time of the current event-loop turn, on the engine's clock. */
+    long nowNs();
 
     /** Whether the connection has an allocation; one that has is never closed as idle. */
     boolean hasAllocation(int listenerId, long connectionId, TransportAddress client);

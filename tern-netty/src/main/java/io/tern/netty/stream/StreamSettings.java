@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  *                               closes its connection (slow-loris)
  * @param tlsHandshakeTimeoutNs  a TLS handshake not done within this closes the connection
  * @param writeLowWaterMarkBytes once the write queue is back below this, the client is writable again
- * @param writeHighWaterMarkBytes past this, the client is not writable and relayed data for it is dropped
+ * @param writeHighWaterMarkBytes past this, the client is not writable and relayed data for it is dropped;
+ *                               queued messages count their bytes plus {@link QueuedMessageSize#OVERHEAD_BYTES}
  */
 public record StreamSettings(
         int maxConnections,

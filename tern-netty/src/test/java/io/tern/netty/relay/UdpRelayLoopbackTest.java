@@ -14,6 +14,7 @@ import io.tern.stun.message.StunMethod;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.engine.DropReason;
+import io.tern.turn.engine.SynchronizedSharedState;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.engine.TurnShared;
 import io.tern.turn.policy.PeerAddressPolicy;
@@ -23,6 +24,7 @@ import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,22 +45,21 @@ class UdpRelayLoopbackTest {
     void start() throws Exception {
         TurnShared shared = new TurnShared(
                 CredentialStore.of(REALM, List.of(), List.of(SECRET), ':'),
-                new AllocationQuota(0, 0, 1000),
-                new RelayPortPool(50000, 50999, 1),
-                null,
                 PeerAddressPolicy.of(List.of(), List.of(), true, List.of()),
                 new byte[32],
                 TimeUnit.SECONDS.toNanos(600),
-                () -> System.currentTimeMillis() / 1000,
-                new AtomicBoolean());
+                new SynchronizedSharedState(
+                        new AllocationQuota(0, 0, 1000),
+                        new RelayPortPool(50000, 50999, new SplittableRandom(1)),
+                        null,
+                        new AtomicBoolean()));
         server = TurnServerTransport.start(TransportSettings.udp(
                 List.of(new InetSocketAddress("127.0.0.1", 0)),
                 1,
                 TurnEngineConfig.builder()
                         .relayAddressV4(TransportAddress.parse("127.0.0.1", 0))
                         .build(),
-                shared,
-                TimeUnit.MILLISECONDS.toNanos(100)));
+                shared));
         serverAddress = server.udpAddresses().get(0);
     }
 
@@ -89,6 +90,38 @@ class UdpRelayLoopbackTest {
             client.receive(atClient);
             byte[] got = java.util.Arrays.copyOf(atClient.getData(), atClient.getLength());
             assertThat(got).containsExactly(0x40, 0x01, 0, 6, 'w', 'o', 'r', 'l', 'd', '!');
+        }
+    }
+
+    /**
+     * RFC 8656 §12.5: ChannelData of length 0 (unpadded, as over UDP) reaches the peer as an empty
+     * datagram, in order with the data around it; an empty datagram from the peer comes back as
+     * ChannelData of length 0.
+     */
+    @Test
+    void relaysZeroLengthChannelDataBothWays() throws Exception {
+        try (DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+                DatagramSocket peer = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            client.setSoTimeout(10000);
+            peer.setSoTimeout(10000);
+            TransportAddress relayed = allocateAndBindChannel(client, peer, 0x4003);
+            byte[][] sent = {{0x40, 0x03, 0, 1, 'a'}, {0x40, 0x03, 0, 0}, {0x40, 0x03, 0, 1, 'b'}};
+            for (byte[] channelData : sent) {
+                client.send(new DatagramPacket(channelData, channelData.length, serverAddress));
+            }
+            DatagramPacket atPeer = new DatagramPacket(new byte[1500], 1500);
+            int[] lengths = new int[3];
+            for (int i = 0; i < 3; i++) {
+                peer.receive(atPeer);
+                lengths[i] = atPeer.getLength();
+            }
+            assertThat(lengths).containsExactly(1, 0, 1);
+
+            peer.send(new DatagramPacket(new byte[0], 0, new InetSocketAddress("127.0.0.1", relayed.port())));
+            DatagramPacket atClient = new DatagramPacket(new byte[1500], 1500);
+            client.receive(atClient);
+            assertThat(java.util.Arrays.copyOf(atClient.getData(), atClient.getLength()))
+                    .containsExactly(0x40, 0x03, 0, 0);
         }
     }
 

@@ -75,6 +75,23 @@ final class StreamBytes {
         }
 
         @Override
+        public void handOver(
+                int targetShard,
+                io.netty.channel.Channel channel,
+                int listenerId,
+                io.tern.turn.engine.TransportProtocol protocol,
+                java.net.InetSocketAddress remote,
+                ByteBuf replay) {
+            replay.release();
+            channel.close();
+        }
+
+        @Override
+        public long nowNs() {
+            return System.nanoTime();
+        }
+
+        @Override
         public boolean hasAllocation(int listenerId, long connectionId, TransportAddress client) {
             return allocation;
         }

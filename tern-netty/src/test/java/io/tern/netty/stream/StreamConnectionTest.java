@@ -7,6 +7,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tern.netty.EventLoopFlush;
+import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnCounters;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
@@ -23,6 +24,7 @@ class StreamConnectionTest {
     private final StreamCounters counters = new StreamCounters();
     private final EmbeddedChannel channel = new EmbeddedChannel();
     private final StreamConnections connections = new StreamConnections(
+            channel.eventLoop(),
             new EventLoopFlush(channel.eventLoop()),
             host,
             new TurnCounters(),
@@ -30,7 +32,7 @@ class StreamConnectionTest {
             new ConnectionLimiter(10, 10),
             counters);
     private final StreamConnection connection =
-            connections.register(channel, 3, new InetSocketAddress("127.0.0.1", 5000));
+            connections.register(channel, 3, new InetSocketAddress("127.0.0.1", 5000), TransportProtocol.TCP);
 
     StreamConnectionTest() {
         channel.pipeline().addLast(connection);
@@ -119,7 +121,8 @@ class StreamConnectionTest {
         receive(new byte[] {(byte) 0xFF});
         assertThat(channel.isOpen()).isTrue();
         EmbeddedChannel other = new EmbeddedChannel();
-        StreamConnection second = connections.register(other, 3, new InetSocketAddress("127.0.0.1", 5001));
+        StreamConnection second =
+                connections.register(other, 3, new InetSocketAddress("127.0.0.1", 5001), TransportProtocol.TCP);
         other.pipeline().addLast(second);
         ByteBuf tls = PooledByteBufAllocator.DEFAULT.directBuffer();
         tls.writeBytes(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0x03, 0x03});

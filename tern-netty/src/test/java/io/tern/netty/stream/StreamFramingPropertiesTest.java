@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tern.netty.EventLoopFlush;
+import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnCounters;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -56,13 +57,15 @@ class StreamFramingPropertiesTest {
         StreamBytes.RecordingHost host = new StreamBytes.RecordingHost();
         EmbeddedChannel channel = new EmbeddedChannel();
         StreamConnections connections = new StreamConnections(
+                channel.eventLoop(),
                 new EventLoopFlush(channel.eventLoop()),
                 host,
                 new TurnCounters(),
                 StreamSettings.defaults(),
                 new ConnectionLimiter(1, 1),
                 new StreamCounters());
-        StreamConnection connection = connections.register(channel, 0, new InetSocketAddress("127.0.0.1", 1));
+        StreamConnection connection =
+                connections.register(channel, 0, new InetSocketAddress("127.0.0.1", 1), TransportProtocol.TCP);
         channel.pipeline().addLast(connection);
         int position = 0;
         int cut = 0;

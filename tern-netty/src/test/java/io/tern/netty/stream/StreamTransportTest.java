@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.netty.TestTls;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
+import io.tern.netty.relay.UdpSocketSettings;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AddressAttribute;
 import io.tern.stun.attribute.AttributeType;
@@ -17,6 +18,7 @@ import io.tern.stun.message.StunMethod;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.engine.DropReason;
+import io.tern.turn.engine.SynchronizedSharedState;
 import io.tern.turn.engine.TurnEngine;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.engine.TurnShared;
@@ -35,13 +37,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -77,14 +82,14 @@ class StreamTransportTest {
         int relayBase = 40000 + ThreadLocalRandom.current().nextInt(90) * 100;
         TurnShared shared = new TurnShared(
                 CredentialStore.of(REALM, List.of(), List.of(SECRET), ':'),
-                new AllocationQuota(0, 0, 1000),
-                new RelayPortPool(relayBase, relayBase + 99, 1),
-                null,
                 PeerAddressPolicy.of(List.of(), List.of(), true, List.of()),
                 new byte[32],
                 TimeUnit.SECONDS.toNanos(600),
-                () -> System.currentTimeMillis() / 1000,
-                new AtomicBoolean());
+                new SynchronizedSharedState(
+                        new AllocationQuota(0, 0, 1000),
+                        new RelayPortPool(relayBase, relayBase + 99, new SplittableRandom(1)),
+                        null,
+                        new AtomicBoolean()));
         InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
         server = TurnServerTransport.start(new TransportSettings(
                 List.of(any),
@@ -97,7 +102,8 @@ class StreamTransportTest {
                         .relayAddressV4(TransportAddress.parse("127.0.0.1", 0))
                         .build(),
                 shared,
-                TimeUnit.MILLISECONDS.toNanos(20)));
+                InstantSource.system(),
+                UdpSocketSettings.DEFAULT));
     }
 
     private TlsSettings writeCertificate(String subject, long pollMs) throws Exception {
@@ -123,6 +129,35 @@ class StreamTransportTest {
                     DatagramSocket peer = peer()) {
                 assertThat(socket.getSession().getProtocol()).isEqualTo(protocol);
                 relayBothWays(new StreamClient(socket), peer);
+            }
+        }
+    }
+
+    /** RFC 8656 §12.5: ChannelData of length 0 is relayed as an empty datagram, and an empty datagram comes back as one. */
+    @Test
+    void relaysZeroLengthChannelDataBothWaysOverTcpAndTls() throws Exception {
+        start(StreamSettings.defaults());
+        try (Socket tcp = tcp();
+                SSLSocket tls = tlsSocket("TLSv1.3")) {
+            for (Socket socket : List.of(tcp, tls)) {
+                try (DatagramSocket peer = peer()) {
+                    StreamClient client = new StreamClient(socket);
+                    client.allocate();
+                    client.channelBind(TransportAddress.of((InetSocketAddress) peer.getLocalSocketAddress()));
+                    // Length 0 needs no padding: the 4-byte header is the whole message.
+                    client.out.write(new byte[] {0x40, 0x01, 0, 0, 0x40, 0x01, 0, 1, '!', 0, 0, 0});
+                    client.out.flush();
+                    DatagramPacket atPeer = new DatagramPacket(new byte[1500], 1500);
+                    peer.receive(atPeer);
+                    assertThat(atPeer.getLength())
+                            .as("the empty datagram first")
+                            .isZero();
+                    peer.receive(atPeer);
+                    assertThat(atPeer.getLength()).isEqualTo(1);
+
+                    peer.send(new DatagramPacket(new byte[0], 0, atPeer.getSocketAddress()));
+                    assertThat(client.readFrame()).containsExactly(0x40, 0x01, 0, 0);
+                }
             }
         }
     }
@@ -162,11 +197,54 @@ class StreamTransportTest {
             }
             assertThat(engine().counters().drops(DropReason.CLIENT_BACKPRESSURE))
                     .isGreaterThanOrEqualTo(100);
-            // The queue stops at the high water mark, plus the one message that crossed it.
-            assertThat(largestQueue).isLessThanOrEqualTo(highWaterMark + 1004);
-            assertThat(server.streamBufferedBytes()).isLessThanOrEqualTo(highWaterMark + 1004);
+            // The queue stops at the high water mark, plus the one message that crossed it (each
+            // counted with its overhead).
+            int oneMessage = 1004 + QueuedMessageSize.OVERHEAD_BYTES;
+            assertThat(largestQueue).isLessThanOrEqualTo(highWaterMark + oneMessage);
+            assertThat(server.streamBufferedBytes()).isLessThanOrEqualTo(highWaterMark + oneMessage);
             // Once the client reads again, relayed data flows: the connection survived.
             client.drainUntilChannelData();
+        }
+    }
+
+    /**
+     * A TLS client that stops reading: what is held for it stays bounded in bytes and in entries.
+     * Each drop used to flush the connection again, and a flush of a TLS connection with nothing
+     * new queues an empty record with its promise, which no water mark counts: one entry per
+     * dropped datagram, for as long as the client stalls.
+     */
+    @Test
+    void stalledTlsReaderHoldsABoundedQueue() throws Exception {
+        int highWaterMark = 32 * 1024;
+        start(StreamSettings.defaults().withWriteWaterMarks(16 * 1024, highWaterMark));
+        SSLContext context = TestTls.trustAll();
+        try (Socket plain = new Socket();
+                DatagramSocket peer = peer()) {
+            plain.setReceiveBufferSize(4096);
+            plain.connect(server.tlsAddresses().get(0));
+            SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(plain, "localhost", 0, true);
+            socket.setSoTimeout((int) WAIT_MS);
+            socket.startHandshake();
+            StreamClient client = new StreamClient(socket);
+            TransportAddress relayed = client.allocate();
+            client.channelBind(TransportAddress.of((InetSocketAddress) peer.getLocalSocketAddress()));
+            InetSocketAddress relayAddress = new InetSocketAddress("127.0.0.1", relayed.port());
+            byte[] datagram = new byte[1000];
+            long deadline = System.currentTimeMillis() + WAIT_MS;
+            while (engine().counters().drops(DropReason.CLIENT_BACKPRESSURE) < 5000
+                    && System.currentTimeMillis() < deadline) {
+                for (int i = 0; i < 200; i++) {
+                    peer.send(new DatagramPacket(datagram, datagram.length, relayAddress));
+                }
+            }
+            assertThat(engine().counters().drops(DropReason.CLIENT_BACKPRESSURE))
+                    .isGreaterThanOrEqualTo(5000);
+            waitFor(() -> server.largestStreamWriteQueueMessages() > 0);
+            // Past the mark only what crossed it waits: tens of records, not one per drop. Plaintext
+            // written in the turn that crossed the mark is encrypted at its flush, so the bytes may
+            // pass the mark by one turn's messages, never more.
+            assertThat(server.largestStreamWriteQueueMessages()).isLessThanOrEqualTo(200);
+            assertThat(server.largestStreamWriteQueueBytes()).isLessThanOrEqualTo(2L * highWaterMark);
         }
     }
 

@@ -4,6 +4,7 @@ import io.tern.server.config.TernVersion;
 import io.tern.server.config.WarningSink;
 import io.tern.server.nostr.NostrCommand;
 import io.tern.server.nostr.NostrRelayLauncher;
+import io.tern.server.origin.OriginLauncher;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tern}: the top-level command; each product is a subcommand ({@code turn}, ...). */
+/** {@code tern}: the top-level command; each product is a subcommand ({@code turn}, {@code origin}, ...). */
 @Command(
         name = "tern",
         versionProvider = TernCommand.Version.class,
@@ -40,11 +41,19 @@ public final class TernCommand implements Callable<Integer> {
      * @param warnings receives start-up warnings (unsupported coturn options, ...)
      */
     public static CommandLine commandLine(final TurnServerLauncher launcher, final WarningSink warnings) {
+        return commandLine(launcher, new OriginLauncher(System.out), warnings);
+    }
+
+    /** As {@link #commandLine(TurnServerLauncher, WarningSink)}, with {@code origin} starting through {@code origin}. */
+    public static CommandLine commandLine(
+            final TurnServerLauncher launcher, final OriginServerLauncher origin, final WarningSink warnings) {
         final TurnCommand turn = new TurnCommand(launcher, warnings);
         final CommandLine turnLine = new CommandLine(turn);
         turn.addCoturnOptions(turnLine.getCommandSpec());
+        final CommandLine originLine = OriginCommand.commandLine(origin);
         final CommandLine commandLine = new CommandLine(new TernCommand())
                 .addSubcommand("turn", turnLine)
+                .addSubcommand("origin", originLine)
                 .addSubcommand("ws-echo", new CommandLine(new WsEchoCommand()))
                 .addSubcommand("origin-token", new CommandLine(new OriginTokenCommand()))
                 .addSubcommand("nostr", NostrCommand.commandLine(new NostrRelayLauncher(System.out)));
@@ -72,6 +81,7 @@ public final class TernCommand implements Callable<Integer> {
         };
         commandLine.setExecutionExceptionHandler(failure);
         turnLine.setExecutionExceptionHandler(failure);
+        originLine.setExecutionExceptionHandler(failure);
         commandLine.getSubcommands().get("nostr").setExecutionExceptionHandler(failure);
         return commandLine;
     }

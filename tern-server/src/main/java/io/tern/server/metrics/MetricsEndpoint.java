@@ -51,30 +51,30 @@ public final class MetricsEndpoint implements AutoCloseable {
     public static RelayMetrics forServer(RelayServer server) {
         return new RelayMetrics(server::engines, server::draining)
                 .openConnections(server::streamConnections)
-                .connectionEvents(server.streamCounters());
+                .connectionEvents(server.streamCounters())
+                .kernelReceiveDrops(server::kernelReceiveDrops);
     }
 
     /** Registers {@code metrics} and the JVM's in a fresh registry and serves it on {@code bind}. */
     public static MetricsEndpoint start(RelayMetrics metrics, InetSocketAddress bind) throws IOException {
         Objects.requireNonNull(metrics, "metrics");
-        return start(metrics::register, metrics::draining, bind, metrics);
+        return serve(metrics::register, metrics::draining, bind, metrics);
     }
 
     /**
-     * Serves the collectors {@code register} adds, and the JVM's, on {@code bind}; {@code /health}
-     * answers 503 while {@code draining} (another product's metrics, such as the Nostr relay's).
+     * Serves the collectors {@code register} adds (and the JVM's) on {@code bind}, the same way for
+     * every product: the relay's metrics, the origin's.
+     *
+     * @param draining whether {@code /health} answers 503
      */
     public static MetricsEndpoint start(
             Consumer<PrometheusRegistry> register, BooleanSupplier draining, InetSocketAddress bind)
             throws IOException {
-        return start(register, draining, bind, null);
+        return serve(register, draining, bind, null);
     }
 
-    private static MetricsEndpoint start(
-            Consumer<PrometheusRegistry> register,
-            BooleanSupplier draining,
-            InetSocketAddress bind,
-            RelayMetrics metrics)
+    private static MetricsEndpoint serve(
+            Consumer<PrometheusRegistry> register, BooleanSupplier draining, InetSocketAddress bind, RelayMetrics relay)
             throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
         register.accept(registry);
@@ -103,10 +103,10 @@ public final class MetricsEndpoint implements AutoCloseable {
                 System.Logger.Level.INFO,
                 "metrics on http://" + http.getAddress().getHostString() + ":"
                         + http.getAddress().getPort() + "/metrics, health on /health");
-        return new MetricsEndpoint(http, executor, metrics);
+        return new MetricsEndpoint(http, executor, relay);
     }
 
-    /** The TURN relay's metrics, or null for an endpoint of another product. */
+    /** The relay's metrics; null for an endpoint started with other collectors. */
     public RelayMetrics metrics() {
         return metrics;
     }

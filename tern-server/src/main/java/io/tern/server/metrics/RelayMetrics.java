@@ -46,6 +46,7 @@ public final class RelayMetrics {
     private final BooleanSupplier draining;
     private final AtomicReference<LongSupplier> openConnections = new AtomicReference<>(() -> 0);
     private final AtomicReference<StreamCounters> streamCounters = new AtomicReference<>();
+    private final AtomicReference<LongSupplier> kernelReceiveDrops = new AtomicReference<>(() -> 0);
 
     /**
      * @param engines  read at every scrape, so engines added later (e.g. TCP/TLS listeners) count
@@ -69,6 +70,12 @@ public final class RelayMetrics {
     /** The TCP/TLS listeners' connection events, for {@code tern_connection_events_total}; null for none. */
     public RelayMetrics connectionEvents(StreamCounters counters) {
         streamCounters.set(counters);
+        return this;
+    }
+
+    /** Datagrams the kernel dropped at full UDP receive buffers, for {@code reason="socket_receive_buffer_full"}. */
+    public RelayMetrics kernelReceiveDrops(LongSupplier supplier) {
+        kernelReceiveDrops.set(Objects.requireNonNull(supplier, "supplier"));
         return this;
     }
 
@@ -164,7 +171,9 @@ public final class RelayMetrics {
                 .labelNames("reason")
                 .callback(cb -> {
                     for (int r = 0; r < DROP_REASONS.length; r++) {
-                        long sum = 0;
+                        long sum = DROP_REASONS[r] == DropReason.SOCKET_RECEIVE_BUFFER_FULL
+                                ? kernelReceiveDrops.get().getAsLong()
+                                : 0;
                         for (TurnEngine engine : engines.get()) {
                             sum += engine.counters().drops(DROP_REASONS[r]);
                         }
@@ -241,6 +250,8 @@ public final class RelayMetrics {
             case StunMethod.DATA -> "data";
             case StunMethod.CREATE_PERMISSION -> "create_permission";
             case StunMethod.CHANNEL_BIND -> "channel_bind";
+            case StunMethod.CONNECT -> "connect";
+            case StunMethod.CONNECTION_BIND -> "connection_bind";
             default -> "0x" + Integer.toHexString(method);
         };
     }

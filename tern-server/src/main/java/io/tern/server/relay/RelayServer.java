@@ -3,6 +3,7 @@ package io.tern.server.relay;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
+import io.tern.netty.relay.UdpSocketSettings;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamSettings;
 import io.tern.netty.stream.TlsContextSource;
@@ -15,6 +16,7 @@ import io.tern.server.config.TurnServerConfig;
 import io.tern.stun.address.TransportAddress;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
+import io.tern.turn.engine.SynchronizedSharedState;
 import io.tern.turn.engine.TurnEngine;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.engine.TurnShared;
@@ -27,9 +29,11 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -94,18 +98,25 @@ public final class RelayServer implements AutoCloseable {
         AtomicBoolean draining = new AtomicBoolean();
         byte[] nonceKey = new byte[32];
         new SecureRandom().nextBytes(nonceKey);
+        SecureRandom random = new SecureRandom();
         TurnShared shared = new TurnShared(
                 credentials(config),
-                new AllocationQuota(config.userQuota(), config.totalQuota(), config.maxAllocations()),
-                relayV4 == null ? null : new RelayPortPool(config.minPort(), config.maxPort(), System.nanoTime()),
-                relayV6 == null ? null : new RelayPortPool(config.minPort(), config.maxPort(), System.nanoTime() + 1),
                 peerPolicy(config, plan, listenAddresses),
                 nonceKey,
                 config.staleNonceSeconds() == 0
                         ? UNLIMITED_NONCE_LIFETIME_NS
                         : TimeUnit.SECONDS.toNanos(config.staleNonceSeconds()),
-                () -> System.currentTimeMillis() / 1000,
-                draining);
+                new SynchronizedSharedState(
+                        new AllocationQuota(config.userQuota(), config.totalQuota(), config.maxAllocations()),
+                        relayV4 == null
+                                ? null
+                                : new RelayPortPool(
+                                        config.minPort(), config.maxPort(), new SplittableRandom(random.nextLong())),
+                        relayV6 == null
+                                ? null
+                                : new RelayPortPool(
+                                        config.minPort(), config.maxPort(), new SplittableRandom(random.nextLong())),
+                        draining));
 
         List<InetSocketAddress> tcpAddresses = config.noTcp() ? List.of() : listenAddresses;
         List<InetSocketAddress> tlsAddresses = new ArrayList<>();
@@ -128,7 +139,8 @@ public final class RelayServer implements AutoCloseable {
                         config.effectiveRelayThreads(),
                         engine.build(),
                         shared,
-                        TimeUnit.MILLISECONDS.toNanos(100)));
+                        InstantSource.system(),
+                        UdpSocketSettings.DEFAULT));
             } catch (InterruptedException | RuntimeException e) {
                 if (tls != null) {
                     tls.close();
@@ -230,6 +242,11 @@ public final class RelayServer implements AutoCloseable {
     /** TCP and TLS connection events (accepted, limits, timeouts, handshake failures), or null without listeners. */
     public StreamCounters streamCounters() {
         return transport == null ? null : transport.streamCounters();
+    }
+
+    /** Datagrams the kernel dropped at the relay's full UDP receive buffers, so far. */
+    public long kernelReceiveDrops() {
+        return transport == null ? 0 : transport.kernelReceiveDrops();
     }
 
     /** TCP and TLS connections open now. */

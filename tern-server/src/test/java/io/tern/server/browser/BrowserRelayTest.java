@@ -69,7 +69,7 @@ class BrowserRelayTest {
             selfSigned(cert, key);
             tlsOptions = new String[] {
                 "tls-listening-port",
-                Integer.toString(RelayFixture.freeUdpAndTcpPort()),
+                Integer.toString(io.tern.server.interop.InteropRelay.freePort()),
                 "cert",
                 cert.toString(),
                 "pkey",

@@ -3,14 +3,11 @@ package io.tern.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tern.server.origin.auth.PublishSecret;
 import io.tern.server.origin.auth.PublishTokens;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.InstantSource;
 import org.junit.jupiter.api.Test;
@@ -68,41 +65,5 @@ class OriginTokenCommandTest {
         assertThat(OriginTokenCommand.expiry("3600", 10)).isEqualTo(3610);
         assertThat(OriginTokenCommand.expiry("7d", 0)).isEqualTo(604_800);
         assertThatThrownBy(() -> OriginTokenCommand.expiry("-5m", 0)).isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void theOriginOptionsGenerateASecretAndAnnounceAnExampleUrl() throws Exception {
-        PublishAuthOptions options = new PublishAuthOptions();
-        new CommandLine(options).parseArgs();
-        PublishAuthOptions.Setup setup = options.build(new SecureRandom(), CLOCK);
-        PublishSecret secret = setup.secret();
-        assertThat(secret.generated()).isTrue();
-        assertThat(secret.secret()).matches("[0-9a-f]{64}");
-        PublishTokens tokens = new PublishTokens(secret.secret(), CLOCK);
-        String announcement = secret.announcement("rtmp://127.0.0.1:1935", "live", "test", 1_000_000, tokens);
-        assertThat(announcement)
-                .startsWith("Generated publish secret (--publish-secret), shown once: " + secret.secret())
-                .contains("rtmp://127.0.0.1:1935/live/test?token=" + tokens.mint("live", "test", 1_086_400));
-        assertThat(secret.toString()).doesNotContain(secret.secret());
-        var request = new io.tern.server.origin.auth.PublishRequest(
-                "rtmp",
-                "live",
-                "test",
-                new InetSocketAddress("127.0.0.1", 1),
-                "token=" + tokens.mint("live", "test", 1_000_100));
-        assertThat(setup.authorizer().authorize(request).get().allowed()).isTrue();
-    }
-
-    @Test
-    void theOriginOptionsRejectContradictions() {
-        PublishAuthOptions options = new PublishAuthOptions();
-        new CommandLine(options).parseArgs("--no-publish-auth", "--publish-secret", "k");
-        assertThatThrownBy(() -> options.build(new SecureRandom(), CLOCK)).hasMessageContaining("--no-publish-auth");
-        PublishAuthOptions both = new PublishAuthOptions();
-        new CommandLine(both).parseArgs("--publish-secret", "k", "--publish-secret-file", "/x");
-        assertThatThrownBy(() -> both.build(new SecureRandom(), CLOCK)).hasMessageContaining("exclude each other");
-        PublishAuthOptions open = new PublishAuthOptions();
-        new CommandLine(open).parseArgs("--no-publish-auth");
-        assertThat(open.build(new SecureRandom(), CLOCK).secret()).isNull();
     }
 }

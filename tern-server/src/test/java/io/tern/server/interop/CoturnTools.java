@@ -93,4 +93,28 @@ public final class CoturnTools {
         command.addAll(List.of(args));
         return command;
     }
+
+    /** A throwaway self-signed P-256 certificate and key for CN=localhost, made by openssl. */
+    public static void selfSigned(Path cert, Path key) throws Exception {
+        Path openssl = require("openssl");
+        run(
+                60,
+                openssl.toString(),
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-keyout",
+                key.toString(),
+                "-out",
+                cert.toString(),
+                "-days",
+                "2",
+                "-subj",
+                "/CN=localhost");
+        assertThat(Files.size(cert)).isPositive();
+    }
 }

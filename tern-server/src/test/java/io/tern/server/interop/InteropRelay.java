@@ -26,6 +26,12 @@ public final class InteropRelay implements AutoCloseable {
 
     /** {@code options} are {@code name, value} pairs ("" for flags), as on coturn's command line. */
     public static InteropRelay start(String... options) throws Exception {
+        TurnServerConfig config = config(options);
+        return new InteropRelay(config, RelayServer.start(config));
+    }
+
+    /** The configuration these {@code name, value} option pairs make, as the command line would. */
+    public static TurnServerConfig config(String... options) {
         List<OptionValue> values = new ArrayList<>();
         for (int i = 0; i < options.length; i += 2) {
             OptionDef<?> option = CoturnOptions.find(options[i]);
@@ -34,8 +40,7 @@ public final class InteropRelay implements AutoCloseable {
             }
             values.add(new OptionValue(option, options[i + 1], ConfigSource.commandLine()));
         }
-        TurnServerConfig config = new TurnServerConfigAssembler(message -> {}).assemble(List.of(), values);
-        return new InteropRelay(config, RelayServer.start(config));
+        return new TurnServerConfigAssembler(message -> {}).assemble(List.of(), values);
     }
 
     public int port() {

@@ -14,7 +14,6 @@ import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnCounters;
 import io.tern.turn.engine.TurnEngine;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,7 +118,7 @@ class StreamInteropTest {
         if (tls) {
             Path cert = dir.resolve("cert.pem");
             Path key = dir.resolve("key.pem");
-            selfSigned(cert, key);
+            CoturnTools.selfSigned(cert, key);
             tlsPort = InteropRelay.freePort();
             options.addAll(List.of(
                     "tls-listening-port", Integer.toString(tlsPort), "cert", cert.toString(), "pkey", key.toString()));
@@ -194,28 +193,5 @@ class StreamInteropTest {
             packets += engine.counters().relayedPackets(direction, protocol);
         }
         return packets;
-    }
-
-    private static void selfSigned(Path cert, Path key) throws Exception {
-        Path openssl = CoturnTools.require("openssl");
-        CoturnTools.run(
-                60,
-                openssl.toString(),
-                "req",
-                "-x509",
-                "-newkey",
-                "ec",
-                "-pkeyopt",
-                "ec_paramgen_curve:P-256",
-                "-nodes",
-                "-keyout",
-                key.toString(),
-                "-out",
-                cert.toString(),
-                "-days",
-                "2",
-                "-subj",
-                "/CN=localhost");
-        assertThat(Files.size(cert)).isPositive();
     }
 }

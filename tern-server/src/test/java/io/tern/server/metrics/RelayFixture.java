@@ -1,15 +1,9 @@
 package io.tern.server.metrics;
 
-import io.tern.server.config.ConfigSource;
-import io.tern.server.config.CoturnOptions;
-import io.tern.server.config.OptionDef;
-import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
-import io.tern.server.config.TurnServerConfigAssembler;
+import io.tern.server.interop.InteropRelay;
 import io.tern.server.relay.RelayServer;
 import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -35,7 +29,6 @@ import javax.crypto.spec.SecretKeySpec;
 public final class RelayFixture implements AutoCloseable {
     public static final String REALM = "tern.test";
     public static final String SECRET = "fixture-secret";
-    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
     public final TurnServerConfig config;
     public final RelayServer server;
@@ -58,7 +51,7 @@ public final class RelayFixture implements AutoCloseable {
                 "relay-ip",
                 "127.0.0.1",
                 "listening-port",
-                Integer.toString(freeUdpAndTcpPort()),
+                Integer.toString(InteropRelay.freePort()),
                 "min-port",
                 Integer.toString(relayBase),
                 "max-port",
@@ -76,18 +69,12 @@ public final class RelayFixture implements AutoCloseable {
                 "prometheus-port",
                 Integer.toString(freeTcpPort())));
         options.addAll(Arrays.asList(extra));
-        List<OptionValue> values = new ArrayList<>();
-        for (int i = 0; i < options.size(); i += 2) {
-            OptionDef<?> option = CoturnOptions.find(options.get(i));
-            if (option == null) {
-                throw new IllegalArgumentException("unknown option " + options.get(i));
-            }
-            values.add(new OptionValue(option, options.get(i + 1), ConfigSource.commandLine()));
-        }
-        TurnServerConfig config = new TurnServerConfigAssembler(message -> {}).assemble(List.of(), values);
+        TurnServerConfig config = InteropRelay.config(options.toArray(String[]::new));
         RelayServer server = RelayServer.start(config);
         try {
-            return new RelayFixture(config, server, MetricsEndpoint.start(server, config.prometheusPort()));
+            // Port 0, not the configured one: a port probed free earlier can be taken by a parallel
+            // test by now; the fixture reads the bound port back from the endpoint.
+            return new RelayFixture(config, server, MetricsEndpoint.start(server, 0));
         } catch (IOException e) {
             server.close();
             throw e;
@@ -133,7 +120,7 @@ public final class RelayFixture implements AutoCloseable {
         return parse(response.body());
     }
 
-    static Map<String, Double> parse(String text) {
+    public static Map<String, Double> parse(String text) {
         Map<String, Double> samples = new HashMap<>();
         for (String line : text.split("\n")) {
             if (line.isEmpty() || line.startsWith("#")) {
@@ -162,21 +149,7 @@ public final class RelayFixture implements AutoCloseable {
         server.close();
     }
 
-    /** A port free for both UDP and TCP on loopback right now. */
-    public static int freeUdpAndTcpPort() throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            try (ServerSocket tcp = new ServerSocket(0, 1, LOOPBACK)) {
-                try (DatagramSocket udp = new DatagramSocket(new InetSocketAddress(LOOPBACK, tcp.getLocalPort()))) {
-                    return udp.getLocalPort();
-                } catch (IOException taken) {
-                    // try another
-                }
-            }
-        }
-        throw new IOException("no port free for both UDP and TCP");
-    }
-
-    static int freeTcpPort() throws IOException {
+    public static int freeTcpPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

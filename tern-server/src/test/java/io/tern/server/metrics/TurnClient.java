@@ -32,25 +32,74 @@ public final class TurnClient implements AutoCloseable {
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[2048]);
     private final StunMessageWriter writer = new StunMessageWriter(new MessageIntegrity(2048), new Fingerprint(2048));
     private final byte[] username;
-    private final byte[] realm = RelayFixture.REALM.getBytes(StandardCharsets.UTF_8);
+    private final byte[] realm;
     private final byte[] key;
     private byte[] nonce;
 
     public TurnClient(InetSocketAddress server, String username, String password) throws IOException {
+        this(server, RelayFixture.REALM, username, password);
+    }
+
+    public TurnClient(InetSocketAddress server, String realm, String username, String password) throws IOException {
         this.socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
         this.socket.setSoTimeout(5000);
         this.server = server;
+        this.realm = realm.getBytes(StandardCharsets.UTF_8);
         this.username = username.getBytes(StandardCharsets.UTF_8);
-        this.key = MessageIntegrity.longTermKeyMd5(this.username, realm, password.getBytes(StandardCharsets.UTF_8));
+        this.key =
+                MessageIntegrity.longTermKeyMd5(this.username, this.realm, password.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Talks over a TCP connection to the server's TCP listener instead of UDP. */
-    TurnClient overTcp(InetSocketAddress tcpServer) throws IOException {
-        tcp = new Socket();
-        tcp.connect(tcpServer, 5000);
+    public TurnClient overTcp(InetSocketAddress tcpServer) throws IOException {
+        return overStream(new Socket(), tcpServer, 0);
+    }
+
+    /**
+     * Talks over a TCP connection, or a TLS one when {@code tls} (trusting any certificate), with a
+     * receive buffer of {@code receiveBufferBytes} (0 for the default) set before connecting, so
+     * that it also bounds the window the client advertises.
+     */
+    public TurnClient overStream(InetSocketAddress streamServer, boolean tls, int receiveBufferBytes)
+            throws IOException {
+        Socket plain = new Socket();
+        if (!tls) {
+            return overStream(plain, streamServer, receiveBufferBytes);
+        }
+        if (receiveBufferBytes > 0) {
+            plain.setReceiveBufferSize(receiveBufferBytes);
+        }
+        plain.connect(streamServer, 5000);
+        javax.net.ssl.SSLSocket secure = (javax.net.ssl.SSLSocket)
+                TrustAll.context().getSocketFactory().createSocket(plain, "localhost", streamServer.getPort(), true);
+        secure.startHandshake();
+        tcp = secure;
         tcp.setSoTimeout(5000);
         tcpIn = new DataInputStream(tcp.getInputStream());
         return this;
+    }
+
+    private TurnClient overStream(Socket socket, InetSocketAddress streamServer, int receiveBufferBytes)
+            throws IOException {
+        if (receiveBufferBytes > 0) {
+            socket.setReceiveBufferSize(receiveBufferBytes);
+        }
+        socket.connect(streamServer, 5000);
+        tcp = socket;
+        tcp.setSoTimeout(5000);
+        tcpIn = new DataInputStream(tcp.getInputStream());
+        return this;
+    }
+
+    /** Binds {@code channel} to {@code peer} after a CreatePermission; throws unless both succeed. */
+    public void bindChannel(int channel, TransportAddress peer) throws IOException {
+        Response bound = request(io.tern.stun.message.StunMethod.CHANNEL_BIND, w -> {
+            w.putInt(AttributeType.CHANNEL_NUMBER, channel << 16);
+            w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peer);
+        });
+        if (!bound.success()) {
+            throw new IOException("ChannelBind failed: " + bound.errorCode());
+        }
     }
 
     /** A response: its class, and its error code (0 for success). */
@@ -61,7 +110,7 @@ public final class TurnClient implements AutoCloseable {
     }
 
     /** Sends a request without credentials; the answer to an Allocate is the 401 challenge. */
-    Response unauthenticated(int method, Consumer<StunMessageWriter> attributes) throws IOException {
+    public Response unauthenticated(int method, Consumer<StunMessageWriter> attributes) throws IOException {
         Response response = send(method, attributes, false);
         if (response.errorCode() == 401) {
             nonce = new byte[response.message().valueLength(AttributeType.NONCE)];
@@ -97,7 +146,7 @@ public final class TurnClient implements AutoCloseable {
         return relayed;
     }
 
-    void sendRaw(byte[] datagram) throws IOException {
+    public void sendRaw(byte[] datagram) throws IOException {
         if (tcp != null) {
             tcp.getOutputStream().write(datagram);
             return;
@@ -106,7 +155,7 @@ public final class TurnClient implements AutoCloseable {
     }
 
     /** One datagram, or over TCP one framed STUN message or ChannelData message (with its padding). */
-    byte[] receiveRaw() throws IOException {
+    public byte[] receiveRaw() throws IOException {
         if (tcp != null) {
             byte[] head = new byte[4];
             tcpIn.readFully(head);

@@ -2,6 +2,7 @@ package io.tern.stun.attribute;
 
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.message.StunHeaderFlyweight;
+import io.tern.stun.message.StunMessageDecoder;
 import java.nio.ByteOrder;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -34,6 +35,24 @@ public final class AddressAttribute {
             TransportAddress out,
             byte[] scratch16) {
         return decode(buffer, messageOffset, valueOffset, valueLength, out, scratch16, true);
+    }
+
+    /**
+     * Decodes the {@code index}-th XOR-PEER-ADDRESS of a decoded message (RFC 8656 §18.3).
+     *
+     * @return false if there is no such attribute or it is malformed
+     */
+    public static boolean decodeXorPeer(StunMessageDecoder message, int index, TransportAddress out, byte[] scratch16) {
+        if (index >= Math.min(message.peerAddressCount(), StunMessageDecoder.MAX_PEER_ADDRESSES)) {
+            return false;
+        }
+        return decodeXor(
+                message.buffer(),
+                message.offset(),
+                message.peerAddressOffset(index),
+                message.peerAddressLength(index),
+                out,
+                scratch16);
     }
 
     public static boolean decodePlain(

@@ -1,6 +1,6 @@
 package io.tern.stun.attribute;
 
-/** STUN attribute types used by Tern (RFC 8489 §18.3, RFC 8656 §18). */
+/** STUN attribute types used by Tern (RFC 8489 §18.3, RFC 8656 §18, RFC 6062 §6.2). */
 public final class AttributeType {
     // Comprehension-required (0x0000-0x7FFF)
     public static final int MAPPED_ADDRESS = 0x0001;
@@ -24,6 +24,8 @@ public final class AttributeType {
     public static final int USERHASH = 0x001E;
     public static final int XOR_MAPPED_ADDRESS = 0x0020;
     public static final int RESERVATION_TOKEN = 0x0022;
+    /** RFC 6062 §6.2. */
+    public static final int CONNECTION_ID = 0x002A;
 
     // Comprehension-optional (0x8000-0xFFFF)
     public static final int PASSWORD_ALGORITHMS = 0x8002;

@@ -15,6 +15,11 @@ public final class ErrorCode {
     public static final int WRONG_CREDENTIALS = 441;
     public static final int UNSUPPORTED_TRANSPORT_PROTOCOL = 442;
     public static final int PEER_ADDRESS_FAMILY_MISMATCH = 443;
+    /** RFC 6062 §6.3. */
+    public static final int CONNECTION_ALREADY_EXISTS = 446;
+    /** RFC 6062 §6.3. */
+    public static final int CONNECTION_TIMEOUT_OR_FAILURE = 447;
+
     public static final int ALLOCATION_QUOTA_REACHED = 486;
     public static final int SERVER_ERROR = 500;
     public static final int INSUFFICIENT_CAPACITY = 508;
@@ -31,43 +36,59 @@ public final class ErrorCode {
         WRONG_CREDENTIALS,
         UNSUPPORTED_TRANSPORT_PROTOCOL,
         PEER_ADDRESS_FAMILY_MISMATCH,
+        CONNECTION_ALREADY_EXISTS,
+        CONNECTION_TIMEOUT_OR_FAILURE,
         ALLOCATION_QUOTA_REACHED,
         SERVER_ERROR,
         INSUFFICIENT_CAPACITY
     };
+    private static final String[] PHRASES = {
+        "Try Alternate",
+        "Bad Request",
+        "Unauthenticated",
+        "Forbidden",
+        "Unknown Attribute",
+        "Allocation Mismatch",
+        "Stale Nonce",
+        "Address Family not Supported",
+        "Wrong Credentials",
+        "Unsupported Transport Protocol",
+        "Peer Address Family Mismatch",
+        "Connection Already Exists",
+        "Connection Timeout or Failure",
+        "Allocation Quota Reached",
+        "Server Error",
+        "Insufficient Capacity"
+    };
     private static final byte[][] REASONS = new byte[CODES.length][];
+    private static final byte[] SERVER_ERROR_REASON;
 
     static {
-        String[] phrases = {
-            "Try Alternate",
-            "Bad Request",
-            "Unauthenticated",
-            "Forbidden",
-            "Unknown Attribute",
-            "Allocation Mismatch",
-            "Stale Nonce",
-            "Address Family not Supported",
-            "Wrong Credentials",
-            "Unsupported Transport Protocol",
-            "Peer Address Family Mismatch",
-            "Allocation Quota Reached",
-            "Server Error",
-            "Insufficient Capacity"
-        };
         for (int i = 0; i < CODES.length; i++) {
-            REASONS[i] = phrases[i].getBytes(StandardCharsets.UTF_8);
+            REASONS[i] = PHRASES[i].getBytes(StandardCharsets.UTF_8);
         }
+        SERVER_ERROR_REASON = REASONS[indexOf(SERVER_ERROR)];
     }
 
     private ErrorCode() {}
 
-    /** The UTF-8 reason phrase for a code; shared, so callers must not modify it. */
+    /** Every code this class names, in ascending order. */
+    public static int[] codes() {
+        return CODES.clone();
+    }
+
+    /** The UTF-8 reason phrase for a code (Server Error's for an unknown one); shared, so callers must not modify it. */
     public static byte[] reason(int code) {
+        int i = indexOf(code);
+        return i < 0 ? SERVER_ERROR_REASON : REASONS[i];
+    }
+
+    private static int indexOf(int code) {
         for (int i = 0; i < CODES.length; i++) {
             if (CODES[i] == code) {
-                return REASONS[i];
+                return i;
             }
         }
-        return REASONS[12];
+        return -1;
     }
 }

@@ -54,10 +54,6 @@ public final class ChannelDataFlyweight {
         return length >= HEADER_LENGTH && (buffer.getByte(offset) & 0xC0) == 0x40;
     }
 
-    public static boolean isValidChannel(int channel) {
-        return channel >= MIN_CHANNEL && channel <= MAX_CHANNEL;
-    }
-
     /** Bytes a ChannelData message with {@code dataBytes} of data takes on a stream, padding included. */
     public static int paddedLength(int dataBytes) {
         return (HEADER_LENGTH + dataBytes + 3) & ~3;

@@ -44,6 +44,7 @@ public final class StunMessageDecoder {
         AttributeType.USERHASH,
         AttributeType.XOR_MAPPED_ADDRESS,
         AttributeType.RESERVATION_TOKEN,
+        AttributeType.CONNECTION_ID,
         AttributeType.PASSWORD_ALGORITHMS,
         AttributeType.ALTERNATE_DOMAIN,
         AttributeType.SOFTWARE,

@@ -9,6 +9,11 @@ public final class StunMethod {
     public static final int DATA = 0x007;
     public static final int CREATE_PERMISSION = 0x008;
     public static final int CHANNEL_BIND = 0x009;
+    /** RFC 6062 §6.1: a TCP connection to a peer from the relayed address. */
+    public static final int CONNECT = 0x00A;
+
+    public static final int CONNECTION_BIND = 0x00B;
+    public static final int CONNECTION_ATTEMPT = 0x00C;
 
     private StunMethod() {}
 
@@ -21,6 +26,9 @@ public final class StunMethod {
             case DATA -> "Data";
             case CREATE_PERMISSION -> "CreatePermission";
             case CHANNEL_BIND -> "ChannelBind";
+            case CONNECT -> "Connect";
+            case CONNECTION_BIND -> "ConnectionBind";
+            case CONNECTION_ATTEMPT -> "ConnectionAttempt";
             default -> "0x" + Integer.toHexString(method);
         };
     }

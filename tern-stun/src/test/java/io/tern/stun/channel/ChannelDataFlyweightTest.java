@@ -49,15 +49,6 @@ class ChannelDataFlyweightTest {
     }
 
     @Test
-    void validChannelRange() {
-        assertThat(ChannelDataFlyweight.isValidChannel(0x3FFF)).isFalse();
-        assertThat(ChannelDataFlyweight.isValidChannel(0x4000)).isTrue();
-        assertThat(ChannelDataFlyweight.isValidChannel(0x4FFF)).isTrue();
-        assertThat(ChannelDataFlyweight.isValidChannel(0x5000)).isFalse();
-        assertThat(ChannelDataFlyweight.isValidChannel(0x7FFF)).isFalse();
-    }
-
-    @Test
     void paddedLengthRoundsUpToFour() {
         assertThat(ChannelDataFlyweight.paddedLength(0)).isEqualTo(4);
         assertThat(ChannelDataFlyweight.paddedLength(1)).isEqualTo(8);
@@ -77,8 +68,6 @@ class ChannelDataFlyweightTest {
         if (channelData) {
             flyweight.wrap(buffer, offset);
             assertThat(flyweight.channelNumber()).isBetween(0x4000, 0x7FFF);
-            assertThat(ChannelDataFlyweight.isValidChannel(flyweight.channelNumber()))
-                    .isEqualTo(flyweight.channelNumber() <= ChannelDataFlyweight.MAX_CHANNEL);
             assertThat(flyweight.dataLength()).isEqualTo(((bytes[2] & 0xFF) << 8) | (bytes[3] & 0xFF));
             assertThat(flyweight.dataOffset()).isEqualTo(offset + ChannelDataFlyweight.HEADER_LENGTH);
         }

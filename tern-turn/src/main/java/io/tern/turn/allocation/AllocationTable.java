@@ -1,7 +1,9 @@
 package io.tern.turn.allocation;
 
 import io.tern.stun.address.TransportAddress;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -42,6 +44,11 @@ public final class AllocationTable {
         return byIpv6Client.get(probe.set(listenerId, client));
     }
 
+    /** The allocation of a TCP or TLS control connection. */
+    public Allocation byConnection(long connectionId) {
+        return byClientKey.get(CONNECTION_KEY_BIT | connectionId);
+    }
+
     public Allocation byRelayId(int relayId) {
         return byRelayId.get(relayId);
     }
@@ -56,6 +63,10 @@ public final class AllocationTable {
 
     public void indexRelay(int relayId, Allocation allocation) {
         byRelayId.put(relayId, allocation);
+    }
+
+    public void unindexRelay(int relayId) {
+        byRelayId.remove(relayId);
     }
 
     public void remove(Allocation allocation) {
@@ -76,8 +87,9 @@ public final class AllocationTable {
         return byClientKey.size() + byIpv6Client.size();
     }
 
-    public Iterable<Allocation> all() {
-        java.util.List<Allocation> all = new java.util.ArrayList<>(byClientKey.values());
+    /** A copy of every allocation, for shutdown and diagnostics. */
+    public List<Allocation> all() {
+        List<Allocation> all = new ArrayList<>(byClientKey.values());
         all.addAll(byIpv6Client.values());
         return all;
     }

@@ -1,6 +1,7 @@
 package io.tern.turn.allocation;
 
 import io.tern.stun.address.TransportAddress;
+import io.tern.turn.timer.Expiring;
 
 /**
  * A channel number bound to a peer transport address (RFC 8656 §12). After it expires it lingers
@@ -40,9 +41,5 @@ public final class ChannelBinding extends Expiring {
 
     public boolean active() {
         return active;
-    }
-
-    public void active(boolean active) {
-        this.active = active;
     }
 }

@@ -1,6 +1,7 @@
 package io.tern.turn.allocation;
 
 import io.tern.stun.address.TransportAddress;
+import io.tern.turn.timer.Expiring;
 
 /** A permission for one peer IP (RFC 8656 §9); the port is ignored. */
 public final class Permission extends Expiring {

@@ -1,12 +1,14 @@
 package io.tern.turn.allocation;
 
 import java.util.BitSet;
-import java.util.SplittableRandom;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.random.RandomGenerator;
 
 /**
- * The relay port range ({@code min-port}..{@code max-port}) for one relay IP. Shared by the engines
- * of every relay thread, so its few methods are synchronized; they run once per allocation, never
- * per packet. Ports are handed out from a random starting point so that relay ports are hard to
+ * The relay port range ({@code min-port}..{@code max-port}) for one relay IP. Not thread-safe: the
+ * engines of a server reach it only through {@link io.tern.turn.engine.SharedState}, once per
+ * allocation, never per packet. Ports are handed out from a random starting point so that relay ports are hard to
  * guess (RFC 8656 §7.2 recommends it), and EVEN-PORT reservations (R bit) hold the odd port
  * above an even one.
  */
@@ -14,17 +16,18 @@ public final class RelayPortPool {
     private final int minPort;
     private final int maxPort;
     private final BitSet used;
-    private final SplittableRandom random;
-    private final java.util.Map<Long, long[]> reservations = new java.util.HashMap<>();
+    private final RandomGenerator random;
+    private final Map<Long, long[]> reservations = new HashMap<>();
 
-    public RelayPortPool(int minPort, int maxPort, long seed) {
+    /** @param random where each search for a free port starts; the pool's own, since it is shared */
+    public RelayPortPool(int minPort, int maxPort, RandomGenerator random) {
         if (minPort < 1 || maxPort > 65535 || minPort > maxPort) {
             throw new IllegalArgumentException("bad relay port range " + minPort + "-" + maxPort);
         }
         this.minPort = minPort;
         this.maxPort = maxPort;
         this.used = new BitSet(maxPort - minPort + 1);
-        this.random = new SplittableRandom(seed);
+        this.random = random;
     }
 
     public int size() {
@@ -35,7 +38,7 @@ public final class RelayPortPool {
      * Takes a free port, or -1 when none is left. With {@code evenOnly} the port is even; with
      * {@code reserveNext} as well, the port above it is free and taken too.
      */
-    public synchronized int acquire(boolean evenOnly, boolean reserveNext, int[] skip, int skipCount) {
+    public int acquire(boolean evenOnly, boolean reserveNext, int[] skip, int skipCount) {
         int span = size();
         int start = random.nextInt(span);
         for (int i = 0; i < span; i++) {
@@ -59,19 +62,19 @@ public final class RelayPortPool {
     }
 
     /** Records that {@code port}, already taken, is held for whoever presents {@code token}. */
-    public synchronized void reserve(long token, int port, long expiresAtNs) {
+    public void reserve(long token, int port, long expiresAtNs) {
         reservations.put(token, new long[] {port, expiresAtNs});
     }
 
     /** Hands over a reserved port, or -1 when the token is unknown or has expired (508). */
-    public synchronized int claim(long token, long nowNs) {
+    public int claim(long token, long nowNs) {
         expireReservations(nowNs);
         long[] reservation = reservations.remove(token);
         return reservation == null ? -1 : (int) reservation[0];
     }
 
     /** Frees the ports of reservations nobody claimed in time. */
-    public synchronized void expireReservations(long nowNs) {
+    public void expireReservations(long nowNs) {
         var it = reservations.values().iterator();
         while (it.hasNext()) {
             long[] reservation = it.next();
@@ -82,17 +85,17 @@ public final class RelayPortPool {
         }
     }
 
-    public synchronized int reservations() {
+    public int reservations() {
         return reservations.size();
     }
 
-    public synchronized void release(int port) {
+    public void release(int port) {
         if (port >= minPort && port <= maxPort) {
             used.clear(port - minPort);
         }
     }
 
-    public synchronized int inUse() {
+    public int inUse() {
         return used.cardinality();
     }
 

@@ -94,10 +94,6 @@ public final class CredentialStore {
         return !staticUsers.isEmpty();
     }
 
-    public boolean usesRestSecrets() {
-        return !secrets.isEmpty();
-    }
-
     /** The static username whose USERHASH this is, or null. */
     public String usernameForHash(byte[] userHash, int length) {
         return userByHash.get(HexFormat.of().formatHex(userHash, 0, length));

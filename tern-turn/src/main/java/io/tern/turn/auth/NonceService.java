@@ -9,8 +9,10 @@ import javax.crypto.spec.SecretKeySpec;
 import org.agrona.DirectBuffer;
 
 /**
- * Stateless nonces: the expiry and an HMAC binding it to the client's transport address, so an
- * unauthenticated flood costs an HMAC and creates no state. Each nonce starts with the RFC 8489
+ * Stateless nonces: the expiry and an HMAC binding it to the client's IP address, so an
+ * unauthenticated flood costs an HMAC and creates no state. The port is left out: a client's
+ * RFC 6062 data connections come from new ports and sign their ConnectionBind with the nonce of
+ * the control connection, as coturn's clients do. Each nonce starts with the RFC 8489
  * §9.2 cookie {@code obMatJos2} and the server's security feature bits.
  *
  * <p>Layout: cookie (9) + features (4, base64 of 24 bits) + expiry seconds (16 hex) + MAC (32 hex).
@@ -32,7 +34,7 @@ public final class NonceService {
     private final Mac mac;
     private final long lifetimeNs;
     private final byte[] prefix;
-    private final byte[] macInput = new byte[8 + 1 + 16 + 2];
+    private final byte[] macInput = new byte[8 + 1 + 16];
     private final byte[] macOutput = new byte[32];
     private final byte[] nonce;
 
@@ -55,10 +57,6 @@ public final class NonceService {
         System.arraycopy(prefix, 0, nonce, 0, prefix.length);
     }
 
-    public int nonceLength() {
-        return nonce.length;
-    }
-
     /**
      * Writes a fresh nonce for {@code client} into an internal array and returns it. The array is
      * reused by the next call.
@@ -78,7 +76,7 @@ public final class NonceService {
         return nonce;
     }
 
-    /** {@link #VALID} when the nonce was issued by this key to this client and has not expired. */
+    /** {@link #VALID} when the nonce was issued by this key to this client's IP and has not expired. */
     public int check(DirectBuffer buffer, int offset, int length, TransportAddress client, long nowNs) {
         if (length != nonce.length) {
             return STALE;
@@ -122,8 +120,6 @@ public final class NonceService {
         } else {
             System.arraycopy(client.ipv6Bytes(), 0, macInput, 9, 16);
         }
-        macInput[25] = (byte) (client.port() >>> 8);
-        macInput[26] = (byte) client.port();
         mac.update(macInput, 0, macInput.length);
         try {
             mac.doFinal(macOutput, 0);

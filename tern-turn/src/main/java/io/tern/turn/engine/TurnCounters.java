@@ -1,20 +1,28 @@
 package io.tern.turn.engine;
 
+import io.tern.stun.attribute.ErrorCode;
+import io.tern.stun.message.StunMethod;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Counters an engine keeps instead of logging per packet. Written by the engine's own thread
- * only; {@link AtomicLongArray} lets a metrics scraper on another thread read whole values.
+ * (the engine, its handlers, and its transport on the same event loop) only;
+ * {@link AtomicLongArray} lets a metrics scraper on another thread read whole values.
  */
 public final class TurnCounters {
     public static final int DIRECTION_CLIENT_TO_PEER = 0;
     public static final int DIRECTION_PEER_TO_CLIENT = 1;
     private static final int[] METHODS = {
-        io.tern.stun.message.StunMethod.BINDING, io.tern.stun.message.StunMethod.ALLOCATE,
-        io.tern.stun.message.StunMethod.REFRESH, io.tern.stun.message.StunMethod.CREATE_PERMISSION,
-        io.tern.stun.message.StunMethod.CHANNEL_BIND, io.tern.stun.message.StunMethod.SEND,
+        StunMethod.BINDING,
+        StunMethod.ALLOCATE,
+        StunMethod.REFRESH,
+        StunMethod.CREATE_PERMISSION,
+        StunMethod.CHANNEL_BIND,
+        StunMethod.SEND,
+        StunMethod.CONNECT,
+        StunMethod.CONNECTION_BIND,
     };
-    private static final int[] ERROR_CODES = {400, 401, 403, 420, 437, 438, 440, 441, 442, 443, 486, 500, 508};
+    private static final int[] ERROR_CODES = ErrorCode.codes();
     private static final int PROTOCOLS = TransportProtocol.values().length;
 
     private final AtomicLongArray packets = new AtomicLongArray(2 * PROTOCOLS);
@@ -33,13 +41,14 @@ public final class TurnCounters {
         return ERROR_CODES.clone();
     }
 
-    void relayed(int direction, TransportProtocol protocol, int payloadBytes) {
+    /** Application data relayed for a client of {@code protocol}: one packet, or one read of a TCP relay. */
+    public void relayed(int direction, TransportProtocol protocol, int payloadBytes) {
         int i = direction * PROTOCOLS + protocol.ordinal();
         packets.lazySet(i, packets.get(i) + 1);
         bytes.lazySet(i, bytes.get(i) + payloadBytes);
     }
 
-    void request(int method) {
+    public void request(int method) {
         for (int i = 0; i < METHODS.length; i++) {
             if (METHODS[i] == method) {
                 requests.lazySet(i, requests.get(i) + 1);
@@ -48,7 +57,7 @@ public final class TurnCounters {
         }
     }
 
-    void error(int code) {
+    public void error(int code) {
         for (int i = 0; i < ERROR_CODES.length; i++) {
             if (ERROR_CODES[i] == code) {
                 errors.lazySet(i, errors.get(i) + 1);
@@ -57,19 +66,19 @@ public final class TurnCounters {
         }
     }
 
-    void drop(DropReason reason) {
+    public void drop(DropReason reason) {
         drops.lazySet(reason.ordinal(), drops.get(reason.ordinal()) + 1);
     }
 
-    void authFailure() {
+    public void authFailure() {
         authFailures.lazySet(0, authFailures.get(0) + 1);
     }
 
-    void allocationOpened(TransportProtocol protocol) {
+    public void allocationOpened(TransportProtocol protocol) {
         activeAllocations.lazySet(protocol.ordinal(), activeAllocations.get(protocol.ordinal()) + 1);
     }
 
-    void allocationClosed(TransportProtocol protocol) {
+    public void allocationClosed(TransportProtocol protocol) {
         activeAllocations.lazySet(protocol.ordinal(), activeAllocations.get(protocol.ordinal()) - 1);
     }
 
@@ -101,11 +110,6 @@ public final class TurnCounters {
 
     public long drops(DropReason reason) {
         return drops.get(reason.ordinal());
-    }
-
-    /** Drops counted outside the engine, by the transport (e.g. a full client write queue). */
-    public void transportDrop(DropReason reason) {
-        drops.incrementAndGet(reason.ordinal());
     }
 
     public long authFailures() {

@@ -4,8 +4,8 @@ import io.tern.stun.address.TransportAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Per-engine settings. Everything shared between relay threads (credentials, quotas, port pools,
- * peer policy) lives in {@link TurnShared}.
+ * Per-engine settings, immutable. What relay threads share (credentials, quotas, port pools, peer
+ * policy) is in {@link TurnShared}.
  *
  * @param relayAddressV4         the IPv4 address relay sockets bind to, or null for no IPv4 relaying
  * @param relayAddressV6         the IPv6 address relay sockets bind to, or null for no IPv6 relaying
@@ -20,6 +20,11 @@ import java.util.concurrent.TimeUnit;
  * @param unauthenticatedBurst   answers a quiet source may get at once
  * @param maxChannelNumber       highest channel number ChannelBind accepts: RFC 8656's 0x4FFF when
  *                               strict, or RFC 5766's 0x7FFF, which coturn and its client tools use
+ * @param maxPeerConnections     TCP connections to peers one TCP allocation may hold (RFC 6062); past
+ *                               it Connect gets 508 and peers connecting in are refused
+ * @param peerConnectionTimeoutNs how long a Connect may take (then 447) and how long a peer
+ *                               connection waits for its ConnectionBind (then it is closed); RFC 6062
+ *                               says 30 s for both
  */
 public record TurnEngineConfig(
         TransportAddress relayAddressV4,
@@ -37,10 +42,10 @@ public record TurnEngineConfig(
         long transactionLifetimeNs,
         double unauthenticatedPerSecond,
         double unauthenticatedBurst,
-        int maxChannelNumber) {
+        int maxChannelNumber,
+        int maxPeerConnections,
+        long peerConnectionTimeoutNs) {
 
-    /** RFC 8656 §12.2: a channel number and peer stay unavailable to other bindings this long after expiry. */
-    public static final long CHANNEL_COOLDOWN_NS = TimeUnit.MINUTES.toNanos(5);
     /** RFC 8656 §7.2: an unclaimed RESERVATION-TOKEN lapses after about 30 seconds. */
     public static final long RESERVATION_LIFETIME_NS = TimeUnit.SECONDS.toNanos(30);
 
@@ -70,6 +75,8 @@ public record TurnEngineConfig(
         private double unauthenticatedPerSecond = 50;
         private double unauthenticatedBurst = 100;
         private int maxChannelNumber = RFC5766_MAX_CHANNEL;
+        private int maxPeerConnections = 64;
+        private long peerConnectionTimeoutNs = TimeUnit.SECONDS.toNanos(30);
 
         public Builder relayAddressV4(TransportAddress a) {
             this.relayAddressV4 = a;
@@ -148,6 +155,16 @@ public record TurnEngineConfig(
             return this;
         }
 
+        public Builder maxPeerConnections(int v) {
+            this.maxPeerConnections = v;
+            return this;
+        }
+
+        public Builder peerConnectionTimeoutNs(long v) {
+            this.peerConnectionTimeoutNs = v;
+            return this;
+        }
+
         public TurnEngineConfig build() {
             return new TurnEngineConfig(
                     relayAddressV4,
@@ -165,7 +182,9 @@ public record TurnEngineConfig(
                     transactionLifetimeNs,
                     unauthenticatedPerSecond,
                     unauthenticatedBurst,
-                    maxChannelNumber);
+                    maxChannelNumber,
+                    maxPeerConnections,
+                    peerConnectionTimeoutNs);
         }
     }
 }

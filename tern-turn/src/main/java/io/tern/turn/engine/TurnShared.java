@@ -1,29 +1,19 @@
 package io.tern.turn.engine;
 
-import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.policy.PeerAddressPolicy;
-import io.tern.turn.quota.AllocationQuota;
-import java.util.function.LongSupplier;
 
 /**
- * What the engines of all relay threads share. Each member is either immutable or synchronized,
- * and none is touched per relayed packet.
+ * What the engines of all relay threads share. The credentials (whose REST key cache is
+ * concurrent), the peer policy and the nonce key never change after start; {@link #state} is the
+ * one mutable part, behind its own narrow interface.
  *
- * @param portsV4      the IPv4 relay port range, or null without an IPv4 relay address
- * @param portsV6      the IPv6 relay port range, or null without an IPv6 relay address
- * @param nonceKey     HMAC key of the stateless nonces
+ * @param nonceKey        HMAC key of the stateless nonces, so a nonce from one thread works on another
  * @param nonceLifetimeNs how long a nonce stays valid ({@code stale-nonce})
- * @param epochSeconds wall clock in seconds since 1970, for REST credential expiry only
- * @param draining     when true, new allocations are refused (drain mode) and existing ones run out
  */
 public record TurnShared(
         CredentialStore credentials,
-        AllocationQuota quota,
-        RelayPortPool portsV4,
-        RelayPortPool portsV6,
         PeerAddressPolicy peerPolicy,
         byte[] nonceKey,
         long nonceLifetimeNs,
-        LongSupplier epochSeconds,
-        java.util.concurrent.atomic.AtomicBoolean draining) {}
+        SharedState state) {}

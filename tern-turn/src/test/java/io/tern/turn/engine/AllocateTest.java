@@ -1,6 +1,6 @@
 package io.tern.turn.engine;
 
-import static io.tern.turn.engine.TurnTestClient.udpTransport;
+import static io.tern.turn.testing.TurnTestClient.udpTransport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.stun.address.TransportAddress;
@@ -8,6 +8,9 @@ import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.attribute.ErrorCode;
 import io.tern.stun.message.StunMessageWriter;
 import io.tern.stun.message.StunMethod;
+import io.tern.turn.testing.StunResponse;
+import io.tern.turn.testing.TurnFixture;
+import io.tern.turn.testing.TurnTestClient;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -38,8 +41,8 @@ class AllocateTest {
         StunResponse answer = client.allocate();
 
         assertThat(answer.isSuccess()).isTrue();
-        assertThat(fx.relays.open).hasSize(1);
-        TransportAddress bound = fx.relays.open.values().iterator().next();
+        assertThat(fx.transport.open).hasSize(1);
+        TransportAddress bound = fx.transport.open.values().iterator().next();
         assertThat(bound.sameIp(TransportAddress.parse(TurnFixture.RELAY_V4, 0)))
                 .isTrue();
         assertThat(bound.port()).isBetween(TurnFixture.PORT_MIN, TurnFixture.PORT_MAX);
@@ -48,7 +51,7 @@ class AllocateTest {
         assertThat(answer.xorAddress(AttributeType.XOR_MAPPED_ADDRESS)).isEqualTo(client.address);
         assertThat(fx.engine.allocationCount()).isEqualTo(1);
         assertThat(fx.counters().activeAllocations(TransportProtocol.UDP)).isEqualTo(1);
-        assertThat(fx.shared.quota().total()).isEqualTo(1);
+        assertThat(fx.state.allocations()).isEqualTo(1);
     }
 
     @Test
@@ -59,7 +62,7 @@ class AllocateTest {
 
         StunResponse answer = fx.alice("198.51.100.7", 40001).allocate();
 
-        TransportAddress bound = fx.relays.open.values().iterator().next();
+        TransportAddress bound = fx.transport.open.values().iterator().next();
         assertThat(answer.xorAddress(AttributeType.XOR_RELAYED_ADDRESS))
                 .isEqualTo(TransportAddress.parse("203.0.113.200", bound.port()));
     }
@@ -82,7 +85,7 @@ class AllocateTest {
         StunResponse answer = fx.alice("198.51.100.7", 40001).request(StunMethod.ALLOCATE, w -> {});
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
-        assertThat(fx.relays.openedHistory).isEmpty();
+        assertThat(fx.transport.openedHistory).isEmpty();
     }
 
     @Test
@@ -104,8 +107,8 @@ class AllocateTest {
         StunResponse answer = client.allocate();
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.ALLOCATION_MISMATCH);
-        assertThat(fx.relays.openedHistory).hasSize(1);
-        assertThat(fx.shared.quota().total()).isEqualTo(1);
+        assertThat(fx.transport.openedHistory).hasSize(1);
+        assertThat(fx.state.allocations()).isEqualTo(1);
     }
 
     @Test
@@ -121,7 +124,7 @@ class AllocateTest {
 
         assertThat(first.isSuccess()).isTrue();
         assertThat(second.bytes).isEqualTo(first.bytes);
-        assertThat(fx.relays.openedHistory).hasSize(1);
+        assertThat(fx.transport.openedHistory).hasSize(1);
         assertThat(fx.engine.allocationCount()).isEqualTo(1);
     }
 
@@ -180,7 +183,7 @@ class AllocateTest {
 
         fx.advanceSeconds(31);
 
-        assertThat(fx.shared.portsV4().reservations()).isZero();
+        assertThat(fx.state.reservations()).isZero();
         assertThat(fx.alice("198.51.100.8", 40001).allocate(token(token)).errorCode())
                 .isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
     }
@@ -192,7 +195,7 @@ class AllocateTest {
         StunResponse answer = fx.alice("198.51.100.7", 40001).allocate(token(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
-        assertThat(fx.shared.quota().total()).isZero();
+        assertThat(fx.state.allocations()).isZero();
         assertThat(fx.engine.allocationCount()).isZero();
     }
 
@@ -204,7 +207,7 @@ class AllocateTest {
                         .allocate(token(new byte[] {1, 2, 3, 4}))
                         .errorCode())
                 .isEqualTo(ErrorCode.BAD_REQUEST);
-        assertThat(fx.shared.quota().total()).isZero();
+        assertThat(fx.state.allocations()).isZero();
     }
 
     @Test
@@ -225,7 +228,7 @@ class AllocateTest {
                 fx.alice("198.51.100.7", 40001).allocate(family(AttributeType.REQUESTED_ADDRESS_FAMILY, 0x02));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.ADDRESS_FAMILY_NOT_SUPPORTED);
-        assertThat(fx.shared.quota().total()).isZero();
+        assertThat(fx.state.allocations()).isZero();
     }
 
     @Test
@@ -262,7 +265,7 @@ class AllocateTest {
         assertThat(relayed).hasSize(1);
         assertThat(relayed.get(0).sameIp(TransportAddress.parse(TurnFixture.RELAY_V6, 0)))
                 .isTrue();
-        assertThat(fx.relays.open.values()).containsExactly(relayed.get(0));
+        assertThat(fx.transport.open.values()).containsExactly(relayed.get(0));
     }
 
     @Test
@@ -277,7 +280,7 @@ class AllocateTest {
         assertThat(relayed).hasSize(2);
         assertThat(relayed.get(0).isIpv4()).isTrue();
         assertThat(relayed.get(1).isIpv4()).isFalse();
-        assertThat(fx.relays.open.values()).containsExactlyInAnyOrderElementsOf(relayed);
+        assertThat(fx.transport.open.values()).containsExactlyInAnyOrderElementsOf(relayed);
         assertThat(answer.has(AttributeType.ADDRESS_ERROR_CODE)).isFalse();
     }
 
@@ -317,7 +320,7 @@ class AllocateTest {
                         .andThen(family(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x02)));
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.BAD_REQUEST);
-        assertThat(fx.relays.openedHistory).isEmpty();
+        assertThat(fx.transport.openedHistory).isEmpty();
     }
 
     @Test
@@ -359,7 +362,7 @@ class AllocateTest {
                 .allocate();
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.ALLOCATION_QUOTA_REACHED);
-        assertThat(fx.relays.openedHistory).hasSize(2);
+        assertThat(fx.transport.openedHistory).hasSize(2);
     }
 
     @Test
@@ -386,13 +389,13 @@ class AllocateTest {
         StunResponse answer = fx.alice("198.51.100.7", 40002).allocate();
 
         assertThat(answer.errorCode()).isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
-        assertThat(fx.shared.quota().total()).as("quota given back").isEqualTo(1);
+        assertThat(fx.state.allocations()).as("quota given back").isEqualTo(1);
     }
 
     @Test
     void portRefusedByTheSocketLayerIsSkipped() {
         TurnFixture fx = TurnFixture.builder().ports(50000, 50001).build();
-        fx.relays.refusedPorts.add(50000);
+        fx.transport.refusedPorts.add(50000);
         for (int i = 0; i < 20; i++) {
             TurnTestClient client = fx.alice("198.51.100.7", 40000 + i);
             StunResponse answer = client.allocate();
@@ -406,7 +409,7 @@ class AllocateTest {
     void freePortIsFoundAmongManyRefusedOnes() {
         TurnFixture fx = TurnFixture.builder().ports(50000, 50015).build();
         for (int port = 50000; port < 50015; port++) {
-            fx.relays.refusedPorts.add(port);
+            fx.transport.refusedPorts.add(port);
         }
         for (int i = 0; i < 20; i++) {
             TurnTestClient client = fx.alice("198.51.100.7", 40000 + i);
@@ -415,17 +418,17 @@ class AllocateTest {
             assertThat(client.relayed.port()).isEqualTo(50015);
             assertThat(client.refresh(0).isSuccess()).isTrue();
         }
-        assertThat(fx.shared.portsV4().inUse()).isZero();
+        assertThat(fx.state.portsInUse(false)).isZero();
     }
 
     @Test
     void onlyPortRefusedIs508() {
         TurnFixture fx = TurnFixture.builder().ports(50000, 50000).build();
-        fx.relays.refusedPorts.add(50000);
+        fx.transport.refusedPorts.add(50000);
 
         assertThat(fx.alice("198.51.100.7", 40001).allocate().errorCode()).isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
-        assertThat(fx.shared.portsV4().inUse()).isZero();
-        assertThat(fx.shared.quota().total()).isZero();
+        assertThat(fx.state.portsInUse(false)).isZero();
+        assertThat(fx.state.allocations()).isZero();
     }
 
     @Test
@@ -438,7 +441,7 @@ class AllocateTest {
 
         assertThat(fx.alice("198.51.100.8", 40001).allocate().errorCode()).isEqualTo(ErrorCode.INSUFFICIENT_CAPACITY);
         existing.sendIndication(PEER, new byte[] {1, 2, 3});
-        assertThat(fx.sink.takePeer())
+        assertThat(fx.transport.takePeer())
                 .singleElement()
                 .satisfies(p -> assertThat(p.bytes()).containsExactly(1, 2, 3));
         fx.peerSends(existing.relayId(), PEER, new byte[] {4, 5});

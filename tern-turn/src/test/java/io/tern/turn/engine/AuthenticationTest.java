@@ -1,7 +1,7 @@
 package io.tern.turn.engine;
 
-import static io.tern.turn.engine.TurnTestClient.udpTransport;
-import static io.tern.turn.engine.TurnTestClient.utf8;
+import static io.tern.turn.testing.TurnTestClient.udpTransport;
+import static io.tern.turn.testing.TurnTestClient.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.stun.attribute.AttributeType;
@@ -9,6 +9,9 @@ import io.tern.stun.attribute.ErrorCode;
 import io.tern.stun.integrity.MessageIntegrity;
 import io.tern.stun.message.StunMethod;
 import io.tern.turn.auth.CredentialStore;
+import io.tern.turn.testing.StunResponse;
+import io.tern.turn.testing.TurnFixture;
+import io.tern.turn.testing.TurnTestClient;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +34,7 @@ class AuthenticationTest {
         assertThat(answer.value(AttributeType.PASSWORD_ALGORITHMS)).containsExactly(OFFERED_ALGORITHMS);
         assertThat(answer.has(AttributeType.MESSAGE_INTEGRITY)).isFalse();
         assertThat(fx.engine.allocationCount()).isZero();
-        assertThat(fx.relays.openedHistory).isEmpty();
+        assertThat(fx.transport.openedHistory).isEmpty();
     }
 
     @ParameterizedTest
@@ -86,6 +89,20 @@ class AuthenticationTest {
         client.nonce = utf8("obMatJos2AAAAnot-a-nonce");
 
         assertThat(client.allocate().errorCode()).isEqualTo(ErrorCode.STALE_NONCE);
+    }
+
+    /** RFC 6062: a data connection, from a new port, signs its ConnectionBind with the control connection's nonce. */
+    @Test
+    void nonceIsBoundToTheClientsIpNotItsPort() {
+        TurnFixture fx = TurnFixture.create();
+        TurnTestClient control = fx.alice("198.51.100.7", 40001);
+        control.challenge();
+        TurnTestClient data = fx.alice("198.51.100.7", 40002);
+        data.retryStaleNonce = false;
+        data.nonce = control.nonce;
+        data.realm = control.realm;
+
+        assertThat(data.allocate().isSuccess()).isTrue();
     }
 
     @Test

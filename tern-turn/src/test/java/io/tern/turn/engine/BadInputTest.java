@@ -1,12 +1,15 @@
 package io.tern.turn.engine;
 
-import static io.tern.turn.engine.TurnTestClient.udpTransport;
+import static io.tern.turn.testing.TurnTestClient.udpTransport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.attribute.ErrorCode;
 import io.tern.stun.message.StunClass;
 import io.tern.stun.message.StunMethod;
+import io.tern.turn.testing.StunResponse;
+import io.tern.turn.testing.TurnFixture;
+import io.tern.turn.testing.TurnTestClient;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;

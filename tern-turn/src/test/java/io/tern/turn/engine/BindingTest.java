@@ -7,6 +7,9 @@ import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.attribute.ErrorCode;
 import io.tern.stun.message.StunClass;
 import io.tern.stun.message.StunMethod;
+import io.tern.turn.testing.StunResponse;
+import io.tern.turn.testing.TurnFixture;
+import io.tern.turn.testing.TurnTestClient;
 import org.junit.jupiter.api.Test;
 
 /** RFC 8489 §6.3: a Binding request needs no credentials and reflects the client's address. */

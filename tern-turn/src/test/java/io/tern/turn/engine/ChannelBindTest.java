@@ -6,6 +6,9 @@ import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.attribute.ErrorCode;
 import io.tern.stun.message.StunMethod;
+import io.tern.turn.testing.StunResponse;
+import io.tern.turn.testing.TurnFixture;
+import io.tern.turn.testing.TurnTestClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,9 +29,9 @@ class ChannelBindTest {
     }
 
     private boolean channelDataReachesPeer(int channel) {
-        fx.sink.takePeer();
+        fx.transport.takePeer();
         client.channelData(channel, new byte[] {7, 7});
-        return !fx.sink.takePeer().isEmpty();
+        return !fx.transport.takePeer().isEmpty();
     }
 
     @ParameterizedTest
@@ -95,7 +98,7 @@ class ChannelBindTest {
         fx.peerSends(client.relayId(), PEER_SAME_IP_OTHER_PORT, new byte[] {1});
         assertThat(client.received()).as("permission is per IP").hasSize(1);
         client.sendIndication(PEER_SAME_IP_OTHER_PORT, new byte[] {2});
-        assertThat(fx.sink.takePeer()).hasSize(1);
+        assertThat(fx.transport.takePeer()).hasSize(1);
     }
 
     @Test

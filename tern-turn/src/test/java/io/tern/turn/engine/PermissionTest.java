@@ -7,6 +7,9 @@ import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.attribute.ErrorCode;
 import io.tern.stun.message.StunHeaderFlyweight;
 import io.tern.stun.message.StunMethod;
+import io.tern.turn.testing.StunResponse;
+import io.tern.turn.testing.TurnFixture;
+import io.tern.turn.testing.TurnTestClient;
 import org.junit.jupiter.api.Test;
 
 /** CreatePermission (RFC 8656 §9) and the peer address policy it enforces. */
@@ -192,7 +195,7 @@ class PermissionTest {
         assertThat(peerDataReaches(fx, client, PEER)).isFalse();
         assertThat(fx.counters().drops(DropReason.NO_PERMISSION)).isEqualTo(dropsBefore + 1);
         client.sendIndication(PEER, new byte[] {1});
-        assertThat(fx.sink.takePeer()).as("Send to an expired permission").isEmpty();
+        assertThat(fx.transport.takePeer()).as("Send to an expired permission").isEmpty();
     }
 
     @Test

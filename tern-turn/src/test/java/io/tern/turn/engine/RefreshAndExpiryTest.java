@@ -6,6 +6,9 @@ import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.attribute.ErrorCode;
 import io.tern.stun.message.StunMethod;
+import io.tern.turn.testing.StunResponse;
+import io.tern.turn.testing.TurnFixture;
+import io.tern.turn.testing.TurnTestClient;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -24,12 +27,12 @@ class RefreshAndExpiryTest {
         fx.advanceSeconds(2);
 
         assertThat(fx.engine.allocationCount()).isZero();
-        assertThat(fx.relays.open).isEmpty();
-        assertThat(fx.relays.closed).containsExactly(relayId);
-        assertThat(fx.relays.badCloses).isZero();
+        assertThat(fx.transport.open).isEmpty();
+        assertThat(fx.transport.closed).containsExactly(relayId);
+        assertThat(fx.transport.badCloses).isZero();
         assertThat(fx.counters().activeAllocations(TransportProtocol.UDP)).isZero();
-        assertThat(fx.shared.quota().total()).isZero();
-        assertThat(fx.shared.portsV4().inUse()).isZero();
+        assertThat(fx.state.allocations()).isZero();
+        assertThat(fx.state.portsInUse(false)).isZero();
         assertThat(client.refresh().errorCode()).isEqualTo(ErrorCode.ALLOCATION_MISMATCH);
     }
 
@@ -46,7 +49,7 @@ class RefreshAndExpiryTest {
         assertThat(fx.engine.allocationCount())
                 .as("alive past the original expiry")
                 .isEqualTo(1);
-        assertThat(fx.relays.open).hasSize(1);
+        assertThat(fx.transport.open).hasSize(1);
         fx.advanceSeconds(301);
         assertThat(fx.engine.allocationCount()).isZero();
     }
@@ -72,9 +75,9 @@ class RefreshAndExpiryTest {
         assertThat(answer.isSuccess()).isTrue();
         assertThat(answer.lifetimeSeconds()).isZero();
         assertThat(fx.engine.allocationCount()).isZero();
-        assertThat(fx.relays.closed).containsExactly(relayId);
-        assertThat(fx.shared.quota().total()).isZero();
-        assertThat(fx.shared.portsV4().inUse()).isZero();
+        assertThat(fx.transport.closed).containsExactly(relayId);
+        assertThat(fx.state.allocations()).isZero();
+        assertThat(fx.state.portsInUse(false)).isZero();
         assertThat(fx.counters().activeAllocations(TransportProtocol.UDP)).isZero();
         assertThat(fx.engine.nextDeadlineNs()).isEqualTo(Long.MAX_VALUE);
     }
@@ -89,7 +92,7 @@ class RefreshAndExpiryTest {
 
         assertThat(first.isSuccess()).isTrue();
         assertThat(second.bytes).isEqualTo(first.bytes);
-        assertThat(fx.relays.badCloses).isZero();
+        assertThat(fx.transport.badCloses).isZero();
     }
 
     @Test
@@ -164,11 +167,14 @@ class RefreshAndExpiryTest {
             long next = fx.engine.nextDeadlineNs();
             fx.clock.advanceNs(next - fx.clock.nowNs());
             fx.engine.onTimeout(fx.clock.nowNs());
+            fx.transport.drain(fx.clock.nowNs());
             calls++;
         }
 
         assertThat(fx.engine.allocationCount()).isZero();
-        assertThat(fx.clock.nowNs()).isBetween(expiry, expiry + TimeUnit.MILLISECONDS.toNanos(300));
+        assertThat(fx.clock.nowNs()).isEqualTo(expiry);
+        // The deadline is the allocation's own expiry, not the next tick of a fixed timer.
+        assertThat(calls).isEqualTo(1);
     }
 
     @Test
@@ -177,14 +183,14 @@ class RefreshAndExpiryTest {
         assertThat(tcp.allocate().isSuccess()).isTrue();
         int relayId = tcp.relayId();
 
-        fx.engine.onConnectionClosed(TurnFixture.TCP_LISTENER, 9, tcp.address, fx.clock.nowNs());
+        fx.connectionCloses(9);
 
         assertThat(fx.engine.allocationCount()).isZero();
-        assertThat(fx.relays.closed).containsExactly(relayId);
+        assertThat(fx.transport.closed).containsExactly(relayId);
         assertThat(fx.counters().activeAllocations(TransportProtocol.TCP)).isZero();
-        assertThat(fx.shared.quota().total()).isZero();
+        assertThat(fx.state.allocations()).isZero();
         fx.advanceSeconds(700);
-        assertThat(fx.relays.badCloses).isZero();
+        assertThat(fx.transport.badCloses).isZero();
     }
 
     @Test
@@ -193,9 +199,10 @@ class RefreshAndExpiryTest {
         fx.alice("2001:db8:42::7", 40001).allocated().channelBind(0x4000, PEER);
 
         fx.engine.close();
+        fx.transport.drain(fx.clock.nowNs());
 
         assertThat(fx.engine.allocationCount()).isZero();
-        assertThat(fx.relays.open).isEmpty();
+        assertThat(fx.transport.open).isEmpty();
         assertThat(fx.engine.nextDeadlineNs()).isEqualTo(Long.MAX_VALUE);
     }
 
@@ -207,6 +214,6 @@ class RefreshAndExpiryTest {
         fx.advanceSeconds(601);
 
         assertThat(fx.engine.allocationCount()).isZero();
-        assertThat(fx.relays.open).isEmpty();
+        assertThat(fx.transport.open).isEmpty();
     }
 }

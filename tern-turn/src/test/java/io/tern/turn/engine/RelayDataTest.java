@@ -6,6 +6,10 @@ import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.message.StunClass;
 import io.tern.stun.message.StunMethod;
+import io.tern.turn.testing.FakeTransport;
+import io.tern.turn.testing.StunResponse;
+import io.tern.turn.testing.TurnFixture;
+import io.tern.turn.testing.TurnTestClient;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -27,7 +31,7 @@ class RelayDataTest {
                 .as("indications get no answer")
                 .isEmpty();
 
-        List<RecordingSink.ToPeer> sent = fx.sink.takePeer();
+        List<FakeTransport.ToPeer> sent = fx.transport.takePeer();
         assertThat(sent).singleElement().satisfies(p -> {
             assertThat(p.relayId()).isEqualTo(client.relayId());
             assertThat(p.peer()).isEqualTo(PEER);
@@ -43,7 +47,7 @@ class RelayDataTest {
     void sendIndicationWithoutPermissionIsDropped() {
         client.sendIndication(PEER, PAYLOAD);
 
-        assertThat(fx.sink.takePeer()).isEmpty();
+        assertThat(fx.transport.takePeer()).isEmpty();
         assertThat(fx.counters().drops(DropReason.NO_PERMISSION)).isEqualTo(1);
     }
 
@@ -56,7 +60,7 @@ class RelayDataTest {
 
         c.sendIndication(TurnFixture.SERVER_LISTENER, PAYLOAD);
 
-        assertThat(open.sink.takePeer()).isEmpty();
+        assertThat(open.transport.takePeer()).isEmpty();
         assertThat(open.counters().drops(DropReason.PEER_DENIED)).isEqualTo(1);
     }
 
@@ -66,7 +70,7 @@ class RelayDataTest {
 
         client.deliver(client.indication(StunMethod.SEND, w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, PEER)));
 
-        assertThat(fx.sink.takePeer()).isEmpty();
+        assertThat(fx.transport.takePeer()).isEmpty();
         assertThat(fx.counters().drops(DropReason.MALFORMED)).isEqualTo(1);
     }
 
@@ -76,7 +80,7 @@ class RelayDataTest {
 
         UnsafeBuffer datagram = client.channelData(0x4001, PAYLOAD);
 
-        assertThat(fx.sink.takePeer()).singleElement().satisfies(p -> {
+        assertThat(fx.transport.takePeer()).singleElement().satisfies(p -> {
             assertThat(p.relayId()).isEqualTo(client.relayId());
             assertThat(p.peer()).isEqualTo(PEER);
             assertThat(p.bytes()).containsExactly(PAYLOAD);
@@ -90,16 +94,9 @@ class RelayDataTest {
         client.channelBind(0x4001, PEER);
         byte[] padded = TurnTestClient.channelDataBytes(0x4001, 3, new byte[] {1, 2, 3, 0});
 
-        fx.engine.onClientPacket(
-                TurnFixture.UDP_LISTENER,
-                0,
-                client.address,
-                new UnsafeBuffer(padded),
-                0,
-                padded.length,
-                fx.clock.nowNs());
+        fx.deliver(TurnFixture.UDP_LISTENER, 0, client.address, new UnsafeBuffer(padded), 0, padded.length);
 
-        assertThat(fx.sink.takePeer())
+        assertThat(fx.transport.takePeer())
                 .singleElement()
                 .satisfies(p -> assertThat(p.bytes()).containsExactly(1, 2, 3));
     }
@@ -110,7 +107,7 @@ class RelayDataTest {
 
         client.channelData(0x4002, PAYLOAD);
 
-        assertThat(fx.sink.takePeer()).isEmpty();
+        assertThat(fx.transport.takePeer()).isEmpty();
         assertThat(fx.counters().drops(DropReason.NO_CHANNEL)).isEqualTo(1);
     }
 
@@ -119,16 +116,9 @@ class RelayDataTest {
         client.channelBind(0x4001, PEER);
         byte[] lying = TurnTestClient.channelDataBytes(0x4001, 100, PAYLOAD);
 
-        fx.engine.onClientPacket(
-                TurnFixture.UDP_LISTENER,
-                0,
-                client.address,
-                new UnsafeBuffer(lying),
-                0,
-                lying.length,
-                fx.clock.nowNs());
+        fx.deliver(TurnFixture.UDP_LISTENER, 0, client.address, new UnsafeBuffer(lying), 0, lying.length);
 
-        assertThat(fx.sink.takePeer()).isEmpty();
+        assertThat(fx.transport.takePeer()).isEmpty();
         assertThat(fx.counters().drops(DropReason.MALFORMED)).isEqualTo(1);
     }
 
@@ -139,7 +129,7 @@ class RelayDataTest {
 
         UnsafeBuffer datagram = fx.peerSends(client.relayId(), PEER, PAYLOAD);
 
-        List<RecordingSink.ToClient> messages = client.received();
+        List<FakeTransport.ToClient> messages = client.received();
         assertThat(messages).singleElement().satisfies(m -> {
             assertThat(m.buffer())
                     .as("no copy: the header goes into the headroom")
@@ -162,7 +152,7 @@ class RelayDataTest {
 
         fx.peerSends(client.relayId(), PEER, PAYLOAD);
 
-        List<RecordingSink.ToClient> messages = client.received();
+        List<FakeTransport.ToClient> messages = client.received();
         assertThat(messages).hasSize(1);
         StunResponse data = StunResponse.parse(messages.get(0).bytes());
         assertThat(data.messageType()).isEqualTo(StunClass.messageType(StunMethod.DATA, StunClass.INDICATION));
@@ -178,7 +168,7 @@ class RelayDataTest {
         c.allocate(w -> w.putInt(AttributeType.ADDITIONAL_ADDRESS_FAMILY, 0x02 << 24));
         TransportAddress peer6 = TransportAddress.parse("2001:db8:1::5", 5000);
         assertThat(c.createPermission(peer6, PEER).isSuccess()).isTrue();
-        int relay6 = dual.relays.open.entrySet().stream()
+        int relay6 = dual.transport.open.entrySet().stream()
                 .filter(e -> !e.getValue().isIpv4())
                 .findFirst()
                 .orElseThrow()
@@ -186,16 +176,16 @@ class RelayDataTest {
         c.received();
 
         dual.peerSends(relay6, peer6, PAYLOAD);
-        List<RecordingSink.ToClient> got = c.received();
+        List<FakeTransport.ToClient> got = c.received();
         c.sendIndication(peer6, PAYLOAD);
         c.sendIndication(PEER, PAYLOAD);
 
         assertThat(got).hasSize(1);
         StunResponse data = StunResponse.parse(got.get(0).bytes());
         assertThat(data.xorAddress(AttributeType.XOR_PEER_ADDRESS)).isEqualTo(peer6);
-        List<RecordingSink.ToPeer> sent = dual.sink.takePeer();
+        List<FakeTransport.ToPeer> sent = dual.transport.takePeer();
         assertThat(sent)
-                .extracting(RecordingSink.ToPeer::relayId)
+                .extracting(FakeTransport.ToPeer::relayId)
                 .as("each family through its own relay socket")
                 .containsExactly(relay6, c.relayId());
     }
@@ -214,7 +204,7 @@ class RelayDataTest {
     void peerDataOnAnUnknownRelayIsDropped() {
         fx.peerSends(9999, PEER, PAYLOAD);
 
-        assertThat(fx.sink.toClient).noneMatch(m -> m.client().equals(PEER));
+        assertThat(fx.transport.toClient).noneMatch(m -> m.client().equals(PEER));
         assertThat(fx.counters().drops(DropReason.NO_ALLOCATION)).isEqualTo(1);
     }
 
@@ -227,7 +217,7 @@ class RelayDataTest {
         stranger.channelData(0x4001, PAYLOAD);
 
         assertThat(stranger.received()).isEmpty();
-        assertThat(fx.sink.takePeer()).isEmpty();
+        assertThat(fx.transport.takePeer()).isEmpty();
         assertThat(fx.counters().drops(DropReason.NO_ALLOCATION)).isEqualTo(2);
     }
 

@@ -1,9 +1,11 @@
 package io.tern.turn.engine;
 
-import static io.tern.turn.engine.TurnTestClient.udpTransport;
+import static io.tern.turn.testing.TurnTestClient.udpTransport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.stun.message.StunMethod;
+import io.tern.turn.testing.TurnFixture;
+import io.tern.turn.testing.TurnTestClient;
 import org.junit.jupiter.api.Test;
 
 /** 401 answers are rate-limited per source IP, so the relay can't reflect a flood at a spoofed victim. */

@@ -40,7 +40,7 @@ public final class FfmpegPublisher implements AutoCloseable {
     }
 
     /** The arguments, for the log and for tests of the command itself. */
-    static List<String> command(String url, String format, int seconds) {
+    public static List<String> command(String url, String format, int seconds) {
         List<String> args = new ArrayList<>(List.of(
                 "ffmpeg",
                 "-hide_banner",

@@ -97,6 +97,11 @@ public final class NginxCache implements AutoCloseable {
         return port;
     }
 
+    /** Its prefix directory: nginx.conf, access.log, error.log, the cache. */
+    public Path prefix() {
+        return prefix;
+    }
+
     public String url(String path) {
         return "http://127.0.0.1:" + port + path;
     }

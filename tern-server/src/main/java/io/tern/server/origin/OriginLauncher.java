@@ -1,0 +1,141 @@
+package io.tern.server.origin;
+
+import io.tern.server.cli.OriginServerLauncher;
+import io.tern.server.origin.auth.PublishPolicy;
+import io.tern.server.origin.config.LogLevel;
+import io.tern.server.origin.config.OriginConfig;
+import io.tern.server.origin.config.OriginOptions;
+import io.tern.server.origin.registry.StreamNames;
+import java.io.PrintStream;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.ConsoleHandler;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+
+/**
+ * {@code tern origin}: starts the {@link OriginServer}, prints where to publish and play (with a
+ * working example token, and the generated secret once, as the relay prints its own), and runs
+ * until SIGTERM or SIGINT.
+ */
+public final class OriginLauncher implements OriginServerLauncher {
+    private static final System.Logger LOG = System.getLogger("tern.origin");
+    /** The stream name of the printed example URLs. */
+    static final String EXAMPLE_STREAM = "cam1";
+
+    private final PrintStream out;
+
+    public OriginLauncher(PrintStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public int launch(OriginConfig config) throws Exception {
+        configureLogging(config.get(OriginOptions.LOG_LEVEL));
+        OriginServer server = OriginServer.start(config);
+        out.println("Tern origin: " + server.summary());
+        for (String line : announcement(server).split("\n")) {
+            out.println(line);
+        }
+        out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            LOG.log(System.Logger.Level.INFO, "shutting down");
+                            server.close();
+                            stopped.countDown();
+                        },
+                        "tern-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /** What a new user needs: where to publish (with a token valid for a day) and where to play. */
+    static String announcement(OriginServer server) {
+        String host = displayHost(server.config().get(OriginOptions.LISTEN));
+        String rtmp = "rtmp://" + host + ":" + server.rtmpAddress().getPort();
+        String play = "http://" + host + ":" + server.httpPort() + "/" + StreamNames.APP + "/" + EXAMPLE_STREAM
+                + "/index.m3u8";
+        PublishPolicy policy = server.registry().policy();
+        StringBuilder text = new StringBuilder();
+        if (policy.tokensByDefault()) {
+            text.append(policy.serverSecret()
+                    .announcement(
+                            rtmp,
+                            StreamNames.APP,
+                            EXAMPLE_STREAM,
+                            Instant.now().getEpochSecond(),
+                            policy.serverTokens()));
+        } else {
+            text.append("Publish with: ")
+                    .append(rtmp)
+                    .append('/')
+                    .append(StreamNames.APP)
+                    .append('/')
+                    .append(EXAMPLE_STREAM)
+                    .append(" (no token needed: --no-publish-auth)");
+        }
+        text.append("\nPlay: ").append(play);
+        if (server.httpsPort() > 0) {
+            text.append(" (or https://")
+                    .append(host)
+                    .append(':')
+                    .append(server.httpsPort())
+                    .append(" for HTTP/2)");
+        }
+        if (server.metricsPort() > 0) {
+            text.append("\nPrometheus metrics on http://*:")
+                    .append(server.metricsPort())
+                    .append("/metrics");
+        }
+        return text.toString();
+    }
+
+    /** The address to print: the listen address, or for a wildcard the host's first non-loopback IPv4 one. */
+    static String displayHost(InetAddress listen) {
+        if (!listen.isAnyLocalAddress()) {
+            String text = listen.getHostAddress();
+            return text.contains(":") ? "[" + text + "]" : text;
+        }
+        try {
+            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (!nic.isUp() || nic.isLoopback()) {
+                    continue;
+                }
+                for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+                    if (address instanceof Inet4Address && !address.isLinkLocalAddress()) {
+                        return address.getHostAddress();
+                    }
+                }
+            }
+        } catch (SocketException e) {
+            // fall through to loopback
+        }
+        return "127.0.0.1";
+    }
+
+    private static void configureLogging(LogLevel level) {
+        Level jul = switch (level) {
+            case WARNING -> Level.WARNING;
+            case INFO -> Level.INFO;
+            case DEBUG -> Level.FINE;
+        };
+        Logger root = Logger.getLogger("");
+        root.setLevel(jul);
+        for (Handler handler : root.getHandlers()) {
+            root.removeHandler(handler);
+        }
+        Handler handler = new ConsoleHandler();
+        handler.setLevel(jul);
+        handler.setFormatter(new SimpleFormatter());
+        root.addHandler(handler);
+    }
+}

@@ -1,0 +1,245 @@
+package io.tern.server.origin;
+
+import static io.tern.server.origin.config.OriginOptions.HTTPS_PORT;
+import static io.tern.server.origin.config.OriginOptions.HTTP_PORT;
+import static io.tern.server.origin.config.OriginOptions.LISTEN;
+import static io.tern.server.origin.config.OriginOptions.MAX_HELD_REQUESTS;
+import static io.tern.server.origin.config.OriginOptions.MAX_HELD_REQUESTS_PER_IP;
+import static io.tern.server.origin.config.OriginOptions.MAX_HTTP_CONNECTIONS;
+import static io.tern.server.origin.config.OriginOptions.MAX_HTTP_CONNECTIONS_PER_IP;
+import static io.tern.server.origin.config.OriginOptions.MAX_RTMP_CONNECTIONS;
+import static io.tern.server.origin.config.OriginOptions.MAX_STREAMS;
+import static io.tern.server.origin.config.OriginOptions.PROMETHEUS;
+import static io.tern.server.origin.config.OriginOptions.PROMETHEUS_PORT;
+import static io.tern.server.origin.config.OriginOptions.RECORD_DIR;
+import static io.tern.server.origin.config.OriginOptions.RECORD_MAX_AGE;
+import static io.tern.server.origin.config.OriginOptions.RECORD_MAX_BYTES;
+import static io.tern.server.origin.config.OriginOptions.RECORD_QUEUE_BYTES;
+import static io.tern.server.origin.config.OriginOptions.RECORD_ROTATE;
+import static io.tern.server.origin.config.OriginOptions.RTMP_PORT;
+import static io.tern.server.origin.config.OriginOptions.THREADS;
+import static io.tern.server.origin.config.OriginOptions.TLS_CERT;
+import static io.tern.server.origin.config.OriginOptions.TLS_KEY;
+
+import io.netty.channel.EventLoopGroup;
+import io.tern.hls.record.RetentionPolicy;
+import io.tern.netty.NettyTransports;
+import io.tern.netty.http.HttpCounters;
+import io.tern.netty.http.HttpLimits;
+import io.tern.netty.http.HttpServer;
+import io.tern.netty.http.HttpService;
+import io.tern.netty.http.HttpTls;
+import io.tern.netty.rtmp.RtmpListener;
+import io.tern.netty.rtmp.RtmpListenerSettings;
+import io.tern.netty.stream.TlsContextSource;
+import io.tern.netty.stream.TlsSettings;
+import io.tern.server.metrics.HttpMetrics;
+import io.tern.server.metrics.MetricsEndpoint;
+import io.tern.server.origin.auth.PublishPolicy;
+import io.tern.server.origin.config.OriginConfig;
+import io.tern.server.origin.http.HlsRoutes;
+import io.tern.server.origin.ingest.RtmpIngest;
+import io.tern.server.origin.metrics.OriginCounters;
+import io.tern.server.origin.metrics.OriginMetrics;
+import io.tern.server.origin.record.RecordingDisk;
+import io.tern.server.origin.record.RecordingStore;
+import io.tern.server.origin.record.RecordingWriter;
+import io.tern.server.origin.registry.StreamRegistry;
+import io.tern.server.origin.stream.DirectBudget;
+import io.tern.server.origin.stream.StreamContext;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.InstantSource;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The live origin, wired: RTMP ingest into the {@link StreamRegistry}, each stream packaged as
+ * LL-HLS on its publisher's event loop, served over HTTP/1.1 and h2c (and h2 over TLS), recorded as
+ * fragmented MP4 by a writer thread of its own, and counted for Prometheus. Ingest and HTTP share
+ * one event-loop group.
+ *
+ * <p>Start-up order matters: recordings a crash left incomplete are cut back before any listener
+ * opens, so nothing torn is ever served or listed.
+ */
+public final class OriginServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("tern.origin");
+    /** Shared response bodies of all streams together, in direct memory. */
+    static final long DIRECT_BUDGET_BYTES = 192L << 20;
+    /** Shared response bodies of one stream. */
+    static final long STREAM_CACHE_BYTES = 48L << 20;
+
+    private final OriginConfig config;
+    private final EventLoopGroup group;
+    private final OriginCounters counters = new OriginCounters();
+    private final DirectBudget budget = new DirectBudget(DIRECT_BUDGET_BYTES);
+    private RecordingWriter writer;
+    private StreamRegistry registry;
+    private RtmpListener rtmp;
+    private TlsContextSource tls;
+    private HttpServer http;
+    private MetricsEndpoint metrics;
+    private RecordingStore.Repair repair;
+
+    private OriginServer(OriginConfig config) {
+        this.config = config;
+        int threads = config.get(THREADS) == 0 ? Runtime.getRuntime().availableProcessors() : config.get(THREADS);
+        this.group = NettyTransports.newGroup(threads, "tern-origin");
+    }
+
+    /** Starts every listener of {@code config}; port 0 in it picks a free one (tests). */
+    public static OriginServer start(OriginConfig config) throws Exception {
+        return start(config, InstantSource.system(), new SecureRandom());
+    }
+
+    public static OriginServer start(OriginConfig config, InstantSource wallClock, SecureRandom random)
+            throws Exception {
+        config.checkFilesReadable();
+        OriginServer server = new OriginServer(config);
+        try {
+            server.open(wallClock, random);
+        } catch (Exception e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    private void open(InstantSource wallClock, SecureRandom random) throws Exception {
+        Path recordDir = config.get(RECORD_DIR);
+        if (recordDir != null) {
+            RecordingStore store = new RecordingStore(recordDir);
+            store.prepare();
+            repair = store.repair();
+            writer = new RecordingWriter(
+                    store,
+                    RecordingDisk.files(recordDir),
+                    config.get(RECORD_QUEUE_BYTES),
+                    new RetentionPolicy(config.get(RECORD_MAX_AGE), config.get(RECORD_MAX_BYTES)),
+                    wallClock);
+        }
+        PublishPolicy policy = new PublishPolicy(config, random, wallClock);
+        StreamContext context = new StreamContext(
+                counters,
+                wallClock,
+                budget,
+                STREAM_CACHE_BYTES,
+                writer,
+                config.get(RECORD_ROTATE),
+                config.get(MAX_HELD_REQUESTS),
+                null);
+        registry = new StreamRegistry(config, policy, context, config.get(MAX_STREAMS), random::nextLong);
+        InetSocketAddress any = new InetSocketAddress(config.get(LISTEN), 0);
+        rtmp = RtmpListener.start(
+                group,
+                new InetSocketAddress(any.getAddress(), config.get(RTMP_PORT)),
+                new RtmpListenerSettings(
+                        io.tern.rtmp.session.RtmpSettings.defaults(),
+                        config.get(MAX_RTMP_CONNECTIONS),
+                        32 * 1024,
+                        256 * 1024),
+                new RtmpIngest(registry));
+        HttpLimits limits = HttpLimits.DEFAULTS.toBuilder()
+                .connections(config.get(MAX_HTTP_CONNECTIONS), config.get(MAX_HTTP_CONNECTIONS_PER_IP))
+                .heldRequests(config.get(MAX_HELD_REQUESTS), config.get(MAX_HELD_REQUESTS_PER_IP))
+                .build();
+        HttpServer.Builder builder = HttpServer.builder(new HttpService(HlsRoutes.build(registry), limits))
+                .eventLoops(group)
+                .listen(new InetSocketAddress(any.getAddress(), config.get(HTTP_PORT)));
+        if (config.tls()) {
+            tls = HttpTls.load(new TlsSettings(
+                    config.get(TLS_CERT), config.get(TLS_KEY), null, false, TlsSettings.DEFAULT_RELOAD_POLL_MS));
+            builder.listenTls(new InetSocketAddress(any.getAddress(), config.get(HTTPS_PORT)), tls::current);
+        }
+        http = builder.start();
+        if (config.get(PROMETHEUS)) {
+            OriginMetrics origin = new OriginMetrics(registry, writer, budget, rtmp::connections);
+            HttpMetrics httpMetrics = new HttpMetrics(http.counters());
+            metrics = MetricsEndpoint.start(
+                    r -> {
+                        origin.register(r);
+                        httpMetrics.register(r);
+                    },
+                    () -> false,
+                    new InetSocketAddress(config.get(PROMETHEUS_PORT)));
+        }
+    }
+
+    public OriginConfig config() {
+        return config;
+    }
+
+    public StreamRegistry registry() {
+        return registry;
+    }
+
+    public OriginCounters counters() {
+        return counters;
+    }
+
+    public HttpCounters httpCounters() {
+        return http.counters();
+    }
+
+    /** The recording writer, or null when the origin does not record. */
+    public RecordingWriter recordingWriter() {
+        return writer;
+    }
+
+    /** What the start-up repair of recordings did, or null without recording. */
+    public RecordingStore.Repair recordingRepair() {
+        return repair;
+    }
+
+    public InetSocketAddress rtmpAddress() {
+        return rtmp.localAddress();
+    }
+
+    public int httpPort() {
+        return http.port();
+    }
+
+    /** The HTTPS port, or -1 without TLS. */
+    public int httpsPort() {
+        return tls == null ? -1 : http.tlsPort();
+    }
+
+    /** The metrics port, or -1 without {@code --prometheus}. */
+    public int metricsPort() {
+        return metrics == null ? -1 : metrics.address().getPort();
+    }
+
+    public String summary() {
+        return "RTMP " + rtmp.localAddress() + ", HTTP " + http.plainAddresses()
+                + (tls == null ? "" : ", HTTPS " + http.tlsAddresses()) + ", " + NettyTransports.name() + ", "
+                + (writer == null
+                        ? "recording off"
+                        : "recording to " + writer.store().root());
+    }
+
+    /** Disconnects publishers, closes listeners and connections, finishes the recordings. */
+    @Override
+    public void close() {
+        if (registry != null) {
+            registry.close();
+        }
+        if (rtmp != null) {
+            rtmp.close();
+        }
+        if (metrics != null) {
+            metrics.close();
+        }
+        if (http != null) {
+            http.close();
+        }
+        // Let the publishers' ends reach the packagers (and the recordings their last chunks).
+        group.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        if (tls != null) {
+            tls.close();
+        }
+        if (writer != null) {
+            writer.close();
+        }
+        LOG.log(System.Logger.Level.INFO, "origin stopped");
+    }
+}

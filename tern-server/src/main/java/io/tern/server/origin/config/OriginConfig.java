@@ -1,0 +1,300 @@
+package io.tern.server.origin.config;
+
+import static io.tern.server.origin.config.OriginOptions.HTTPS_PORT;
+import static io.tern.server.origin.config.OriginOptions.HTTP_PORT;
+import static io.tern.server.origin.config.OriginOptions.MAX_HELD_REQUESTS;
+import static io.tern.server.origin.config.OriginOptions.NO_PUBLISH_AUTH;
+import static io.tern.server.origin.config.OriginOptions.PART_DELIVERY;
+import static io.tern.server.origin.config.OriginOptions.PART_TARGET_MS;
+import static io.tern.server.origin.config.OriginOptions.PLAYLIST_WINDOW_MS;
+import static io.tern.server.origin.config.OriginOptions.PROMETHEUS;
+import static io.tern.server.origin.config.OriginOptions.PROMETHEUS_PORT;
+import static io.tern.server.origin.config.OriginOptions.PUBLISH_SECRET;
+import static io.tern.server.origin.config.OriginOptions.PUBLISH_SECRET_FILE;
+import static io.tern.server.origin.config.OriginOptions.RECORD;
+import static io.tern.server.origin.config.OriginOptions.RTMP_PORT;
+import static io.tern.server.origin.config.OriginOptions.SEGMENT_TARGET_MS;
+import static io.tern.server.origin.config.OriginOptions.TLS_CERT;
+import static io.tern.server.origin.config.OriginOptions.TLS_KEY;
+
+import io.tern.server.config.ConfigException;
+import io.tern.server.config.ConfigSource;
+import io.tern.server.origin.auth.PublishSecret;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The origin's effective configuration: the file's values, the command line's over them, and the
+ * {@code [stream NAME]} sections. Built by {@link #assemble}, which parses and checks every value
+ * and every combination, so an invalid configuration stops start-up naming the option, the value
+ * and where it was written.
+ */
+public final class OriginConfig {
+    private static final Pattern PACKAGER_ERROR = Pattern.compile("(\\w+)=([^:]*): (.*)");
+    private static final Map<String, OriginOption<?>> PACKAGER_FIELDS = Map.of(
+            "partTargetMs", PART_TARGET_MS,
+            "segmentTargetMs", SEGMENT_TARGET_MS,
+            "playlistWindowMs", PLAYLIST_WINDOW_MS);
+
+    /** A value and where it came from. */
+    private record Setting(Object value, ConfigSource source) {}
+
+    private final Map<OriginOption<?>, Setting> server;
+    private final Map<String, Map<OriginOption<?>, Setting>> streams;
+
+    private OriginConfig(Map<OriginOption<?>, Setting> server, Map<String, Map<OriginOption<?>, Setting>> streams) {
+        this.server = server;
+        this.streams = streams;
+    }
+
+    /** The defaults alone. */
+    public static OriginConfig defaults() {
+        return assemble(List.of(), List.of());
+    }
+
+    /**
+     * The file's occurrences, then the command line's (which override the file's server-wide values).
+     *
+     * @throws ConfigException naming the option, the value and its source
+     */
+    public static OriginConfig assemble(List<OptionOccurrence> file, List<OptionOccurrence> commandLine) {
+        Map<OriginOption<?>, Setting> server = new LinkedHashMap<>();
+        for (OriginOption<?> row : OriginOptions.all()) {
+            server.put(row, new Setting(row.defaultValue(), ConfigSource.defaultValue()));
+        }
+        Map<String, Map<OriginOption<?>, Setting>> streams = new LinkedHashMap<>();
+        List<OptionOccurrence> all = new ArrayList<>(file);
+        all.addAll(commandLine);
+        for (OptionOccurrence o : all) {
+            Setting parsed = new Setting(parse(o), o.source());
+            if (o.stream() == null) {
+                server.put(o.option(), parsed);
+            } else {
+                streams.computeIfAbsent(o.stream(), k -> new LinkedHashMap<>()).put(o.option(), parsed);
+            }
+        }
+        OriginConfig config = new OriginConfig(server, streams);
+        config.check();
+        return config;
+    }
+
+    private static Object parse(OptionOccurrence o) {
+        try {
+            return o.option().type().parse(o.value());
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.invalidValue(o.option().name(), o.value(), e.getMessage(), o.source());
+        }
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    /** The server-wide value of {@code option}: given, or its default (null for "none"). */
+    @SuppressWarnings("unchecked")
+    public <V> V get(OriginOption<V> option) {
+        return (V) server.get(option).value();
+    }
+
+    /** Where the server-wide value of {@code option} came from. */
+    public ConfigSource source(OriginOption<?> option) {
+        return server.get(option).source();
+    }
+
+    /** The streams that have a section. */
+    public Set<String> configuredStreams() {
+        return streams.keySet();
+    }
+
+    /** The server-wide stream settings, for a stream without a section. */
+    public StreamConfig streamDefaults() {
+        return resolve(null, Map.of());
+    }
+
+    /** The settings of stream {@code name}: its section over the server-wide values. */
+    public StreamConfig stream(String name) {
+        Map<OriginOption<?>, Setting> own = streams.get(name);
+        return own == null ? streamDefaults() : resolve(name, own);
+    }
+
+    /** Whether HTTPS is configured. */
+    public boolean tls() {
+        return get(TLS_CERT) != null;
+    }
+
+    private StreamConfig resolve(String name, Map<OriginOption<?>, Setting> own) {
+        boolean ownSecret = own.containsKey(PUBLISH_SECRET) || own.containsKey(PUBLISH_SECRET_FILE);
+        boolean noAuth = own.containsKey(NO_PUBLISH_AUTH)
+                ? (Boolean) own.get(NO_PUBLISH_AUTH).value()
+                : !ownSecret && get(NO_PUBLISH_AUTH); // a stream's own secret turns tokens on for it
+        String secret = (String) value(own, PUBLISH_SECRET);
+        java.nio.file.Path secretFile = (java.nio.file.Path) value(own, PUBLISH_SECRET_FILE);
+        if (ownSecret) {
+            secret = own.containsKey(PUBLISH_SECRET) ? secret : null;
+            secretFile = own.containsKey(PUBLISH_SECRET_FILE) ? secretFile : null;
+        }
+        int segmentMs = (Integer) value(own, SEGMENT_TARGET_MS);
+        int windowMs = (Integer) value(own, PLAYLIST_WINDOW_MS);
+        boolean windowGiven = own.containsKey(PLAYLIST_WINDOW_MS)
+                || !source(PLAYLIST_WINDOW_MS).equals(ConfigSource.defaultValue());
+        if (!windowGiven) {
+            windowMs = Math.max(windowMs, 3000 * ((segmentMs + 999) / 1000)); // at least three target durations
+        }
+        return new StreamConfig(
+                name,
+                (Boolean) value(own, RECORD),
+                (Integer) value(own, PART_TARGET_MS),
+                segmentMs,
+                windowMs,
+                (DeliveryMode) value(own, PART_DELIVERY),
+                noAuth,
+                secret,
+                secretFile,
+                ownSecret);
+    }
+
+    private Object value(Map<OriginOption<?>, Setting> own, OriginOption<?> option) {
+        Setting s = own.get(option);
+        return s != null ? s.value() : server.get(option).value();
+    }
+
+    private ConfigSource sourceIn(Map<OriginOption<?>, Setting> own, OriginOption<?> option) {
+        Setting s = own.get(option);
+        return s != null ? s.source() : server.get(option).source();
+    }
+
+    // ---------------------------------------------------------------- checks
+
+    private void check() {
+        if ((get(TLS_CERT) == null) != (get(TLS_KEY) == null)) {
+            OriginOption<?> given = get(TLS_CERT) != null ? TLS_CERT : TLS_KEY;
+            OriginOption<?> missing = given == TLS_CERT ? TLS_KEY : TLS_CERT;
+            throw new ConfigException(
+                    "Option '" + given.name() + "' " + source(given).where() + " needs '" + missing.name() + "' too");
+        }
+        checkPorts();
+        checkStream(null, Map.of());
+        for (Map.Entry<String, Map<OriginOption<?>, Setting>> e : streams.entrySet()) {
+            checkStream(e.getKey(), e.getValue());
+        }
+    }
+
+    private void checkPorts() {
+        Map<Integer, OriginOption<?>> used = new HashMap<>();
+        List<OriginOption<Integer>> ports = new ArrayList<>(List.of(RTMP_PORT, HTTP_PORT));
+        if (tls()) {
+            ports.add(HTTPS_PORT);
+        }
+        if (get(PROMETHEUS)) {
+            ports.add(PROMETHEUS_PORT);
+        }
+        for (OriginOption<Integer> port : ports) {
+            OriginOption<?> before = used.putIfAbsent(get(port), port);
+            if (before != null) {
+                throw ConfigException.invalidValue(
+                        port.name(),
+                        Integer.toString(get(port)),
+                        "the same port as '" + before.name() + "'",
+                        source(port).equals(ConfigSource.defaultValue()) ? source(before) : source(port));
+            }
+        }
+    }
+
+    private void checkStream(String name, Map<OriginOption<?>, Setting> own) {
+        Map<OriginOption<?>, Setting> level = name == null ? server : own;
+        Setting secret = level.get(PUBLISH_SECRET);
+        Setting secretFile = level.get(PUBLISH_SECRET_FILE);
+        if (secret != null && secret.value() != null && secretFile != null && secretFile.value() != null) {
+            throw new ConfigException(
+                    "Options 'publish-secret' " + secret.source().where() + " and 'publish-secret-file' "
+                            + secretFile.source().where() + " exclude each other");
+        }
+        Setting noAuth = level.get(NO_PUBLISH_AUTH);
+        Setting anySecret = secret != null && secret.value() != null ? secret : secretFile;
+        if (noAuth != null && Boolean.TRUE.equals(noAuth.value()) && anySecret != null && anySecret.value() != null) {
+            throw new ConfigException(
+                    "Option 'no-publish-auth' " + noAuth.source().where() + " excludes '"
+                            + (anySecret == secret ? "publish-secret" : "publish-secret-file") + "' "
+                            + anySecret.source().where());
+        }
+        if (secretFile != null && secretFile.value() != null) {
+            java.nio.file.Path path = (java.nio.file.Path) secretFile.value();
+            try {
+                PublishSecret.resolve(null, path, null);
+            } catch (IllegalArgumentException e) {
+                String reason = e.getMessage().replace("--publish-secret-file " + path + ": ", "");
+                throw ConfigException.invalidValue("publish-secret-file", path.toString(), reason, secretFile.source());
+            }
+        }
+        StreamConfig stream = resolve(name, own);
+        try {
+            stream.packagerConfig("check", get(MAX_HELD_REQUESTS));
+        } catch (IllegalArgumentException e) {
+            Matcher m = PACKAGER_ERROR.matcher(e.getMessage());
+            OriginOption<?> option = m.matches() ? PACKAGER_FIELDS.get(m.group(1)) : null;
+            if (option == null) {
+                throw new ConfigException(
+                        "Invalid stream settings" + (name == null ? "" : " for " + name) + ": " + e.getMessage());
+            }
+            String reason = m.group(3);
+            for (Map.Entry<String, OriginOption<?>> field : PACKAGER_FIELDS.entrySet()) {
+                reason = reason.replace(field.getKey(), field.getValue().name());
+            }
+            throw ConfigException.invalidValue(
+                    option.name(),
+                    m.group(2),
+                    reason + (name == null ? "" : ", for stream " + name),
+                    sourceIn(own, option));
+        }
+    }
+
+    /** Whether the TLS files exist, for a clear message before the TLS library's. */
+    public void checkFilesReadable() {
+        for (OriginOption<java.nio.file.Path> file : List.of(TLS_CERT, TLS_KEY)) {
+            java.nio.file.Path path = get(file);
+            if (path != null && !Files.isReadable(path)) {
+                throw ConfigException.invalidValue(file.name(), path.toString(), "not a readable file", source(file));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- printing
+
+    /** The effective configuration in the file's syntax; secrets are never shown. */
+    public String print() {
+        StringBuilder out = new StringBuilder("# tern origin: the effective configuration (read back with -c FILE)\n");
+        for (OriginOption<?> row : OriginOptions.all()) {
+            line(out, row, server.get(row));
+        }
+        for (Map.Entry<String, Map<OriginOption<?>, Setting>> e : streams.entrySet()) {
+            out.append("\n[stream ").append(e.getKey()).append("]\n");
+            for (Map.Entry<OriginOption<?>, Setting> s : e.getValue().entrySet()) {
+                line(out, s.getKey(), s.getValue());
+            }
+        }
+        return out.toString();
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void line(StringBuilder out, OriginOption<?> row, Setting setting) {
+        if (setting.value() == null) {
+            out.append("# ")
+                    .append(row.name())
+                    .append(": ")
+                    .append(row.defaultText())
+                    .append('\n');
+        } else if (row.secret()) {
+            out.append("# ").append(row.name()).append(" is set (not shown)\n");
+        } else {
+            out.append(row.name())
+                    .append(" = ")
+                    .append(((ValueType) row.type()).format(setting.value()))
+                    .append('\n');
+        }
+    }
+}

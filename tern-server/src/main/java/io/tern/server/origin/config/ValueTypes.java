@@ -1,0 +1,300 @@
+package io.tern.server.origin.config;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The value types of the origin's options. */
+public final class ValueTypes {
+    private static final Pattern INTEGER = Pattern.compile("[0-9]{1,12}");
+    private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h|d)?");
+    private static final Pattern SIZE = Pattern.compile("([0-9]{1,12})([KMGT]i?B?|B)?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+
+    private ValueTypes() {}
+
+    public static ValueType<Boolean> flag() {
+        return new ValueType<>() {
+            @Override
+            public Boolean parse(String text) {
+                return switch (text.trim().toLowerCase(Locale.ROOT)) {
+                    case "", "on", "yes", "true", "1" -> true;
+                    case "off", "no", "false", "0" -> false;
+                    default -> throw new IllegalArgumentException("must be on or off (yes/no, true/false, 1/0)");
+                };
+            }
+
+            @Override
+            public String format(Boolean value) {
+                return value ? "on" : "off";
+            }
+
+            @Override
+            public String paramLabel() {
+                return "";
+            }
+
+            @Override
+            public boolean flag() {
+                return true;
+            }
+        };
+    }
+
+    public static ValueType<Integer> integer(int min, int max) {
+        return new Simple<>("<n>") {
+            @Override
+            public Integer parse(String text) {
+                String t = text.trim();
+                if (!INTEGER.matcher(t).matches() || Long.parseLong(t) < min || Long.parseLong(t) > max) {
+                    throw new IllegalArgumentException("must be a whole number from " + min + " to " + max);
+                }
+                return Integer.parseInt(t);
+            }
+        };
+    }
+
+    public static ValueType<Integer> port() {
+        ValueType<Integer> range = integer(1, 65535);
+        return new Simple<>("<port>") {
+            @Override
+            public Integer parse(String text) {
+                try {
+                    return range.parse(text);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("must be a port number from 1 to 65535");
+                }
+            }
+        };
+    }
+
+    /** An IP address literal (no name lookups at start). */
+    public static ValueType<InetAddress> address() {
+        return new ValueType<>() {
+            @Override
+            public InetAddress parse(String text) {
+                String t = text.trim();
+                if (t.startsWith("[") && t.endsWith("]")) {
+                    t = t.substring(1, t.length() - 1);
+                }
+                if (!IP_LITERAL.matcher(t).matches()) {
+                    throw new IllegalArgumentException("must be an IP address such as 0.0.0.0, 127.0.0.1 or ::");
+                }
+                try {
+                    return InetAddress.getByName(t);
+                } catch (UnknownHostException e) {
+                    throw new IllegalArgumentException("must be an IP address such as 0.0.0.0, 127.0.0.1 or ::");
+                }
+            }
+
+            @Override
+            public String format(InetAddress value) {
+                return value.getHostAddress();
+            }
+
+            @Override
+            public String paramLabel() {
+                return "<address>";
+            }
+        };
+    }
+
+    public static ValueType<Path> path() {
+        return new ValueType<>() {
+            @Override
+            public Path parse(String text) {
+                String t = text.trim();
+                if (t.isEmpty()) {
+                    throw new IllegalArgumentException("must be a file or directory path");
+                }
+                try {
+                    return Path.of(t);
+                } catch (InvalidPathException e) {
+                    throw new IllegalArgumentException("is not a valid path: " + e.getReason());
+                }
+            }
+
+            @Override
+            public String format(Path value) {
+                return value.toString();
+            }
+
+            @Override
+            public String paramLabel() {
+                return "<path>";
+            }
+        };
+    }
+
+    /** Text that must not be empty (a secret). */
+    public static ValueType<String> text(String paramLabel) {
+        return new Simple<>(paramLabel) {
+            @Override
+            public String parse(String text) {
+                if (text.isBlank()) {
+                    throw new IllegalArgumentException("must not be empty");
+                }
+                return text.trim();
+            }
+        };
+    }
+
+    /** An http:// or https:// URL. */
+    public static ValueType<URI> httpUrl() {
+        return new ValueType<>() {
+            @Override
+            public URI parse(String text) {
+                try {
+                    URI uri = new URI(text.trim());
+                    String scheme =
+                            uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+                    if ((!scheme.equals("http") && !scheme.equals("https")) || uri.getHost() == null) {
+                        throw new IllegalArgumentException("must be an http:// or https:// URL");
+                    }
+                    return uri;
+                } catch (URISyntaxException e) {
+                    throw new IllegalArgumentException("is not a URL: " + e.getReason());
+                }
+            }
+
+            @Override
+            public String format(URI value) {
+                return value.toString();
+            }
+
+            @Override
+            public String paramLabel() {
+                return "<url>";
+            }
+        };
+    }
+
+    /** Milliseconds, written as {@code 500ms}, {@code 90s}, {@code 10m}, {@code 12h}, {@code 7d}, or bare seconds. */
+    public static ValueType<Long> duration(long minMs) {
+        return new Simple<>("<duration>") {
+            @Override
+            public Long parse(String text) {
+                Matcher m = DURATION.matcher(text.trim());
+                if (!m.matches()) {
+                    throw new IllegalArgumentException(
+                            "must be a duration such as 90s, 10m, 12h or 7d (bare: seconds)");
+                }
+                long n = Long.parseLong(m.group(1));
+                String unit = m.group(2) == null ? "s" : m.group(2);
+                long ms = switch (unit) {
+                    case "ms" -> n;
+                    case "s" -> n * 1000;
+                    case "m" -> n * 60_000;
+                    case "h" -> n * 3_600_000;
+                    default -> n * 86_400_000;
+                };
+                if (ms != 0 && ms < minMs) {
+                    throw new IllegalArgumentException("must be 0 (none) or at least " + format(minMs));
+                }
+                return ms;
+            }
+
+            @Override
+            public String format(Long ms) {
+                long[] units = {86_400_000, 3_600_000, 60_000, 1000};
+                String[] names = {"d", "h", "m", "s"};
+                for (int i = 0; i < units.length; i++) {
+                    if (ms != 0 && ms % units[i] == 0) {
+                        return ms / units[i] + names[i];
+                    }
+                }
+                return ms == 0 ? "0" : ms + "ms";
+            }
+        };
+    }
+
+    /** Bytes, written as {@code 512K}, {@code 64M}, {@code 500G}, {@code 2T} (powers of 1024) or bare bytes. */
+    public static ValueType<Long> size() {
+        return new Simple<>("<size>") {
+            @Override
+            public Long parse(String text) {
+                Matcher m = SIZE.matcher(text.trim());
+                if (!m.matches()) {
+                    throw new IllegalArgumentException("must be a size such as 64M, 500G or 2T (bare: bytes)");
+                }
+                long n = Long.parseLong(m.group(1));
+                String unit = m.group(2) == null ? "B" : m.group(2).toUpperCase(Locale.ROOT);
+                int shift = switch (unit.charAt(0)) {
+                    case 'K' -> 10;
+                    case 'M' -> 20;
+                    case 'G' -> 30;
+                    case 'T' -> 40;
+                    default -> 0;
+                };
+                if (n > (Long.MAX_VALUE >> shift)) {
+                    throw new IllegalArgumentException("is too large");
+                }
+                return n << shift;
+            }
+
+            @Override
+            public String format(Long bytes) {
+                String[] names = {"T", "G", "M", "K"};
+                int[] shifts = {40, 30, 20, 10};
+                for (int i = 0; i < shifts.length; i++) {
+                    long unit = 1L << shifts[i];
+                    if (bytes != 0 && bytes % unit == 0) {
+                        return bytes / unit + names[i];
+                    }
+                }
+                return Long.toString(bytes);
+            }
+        };
+    }
+
+    /** One of an enum's constants, written in lower case. */
+    public static <E extends Enum<E>> ValueType<E> choice(Class<E> type) {
+        E[] values = type.getEnumConstants();
+        StringBuilder names = new StringBuilder();
+        for (E e : values) {
+            names.append(names.isEmpty() ? "" : "|").append(e.name().toLowerCase(Locale.ROOT));
+        }
+        return new Simple<>("<" + names + ">") {
+            @Override
+            public E parse(String text) {
+                for (E e : values) {
+                    if (e.name().equalsIgnoreCase(text.trim())) {
+                        return e;
+                    }
+                }
+                throw new IllegalArgumentException(
+                        "must be one of " + names.toString().replace("|", ", "));
+            }
+
+            @Override
+            public String format(E value) {
+                return value.name().toLowerCase(Locale.ROOT);
+            }
+        };
+    }
+
+    /** A type formatted with {@code toString()} unless it says otherwise. */
+    private abstract static class Simple<V> implements ValueType<V> {
+        private final String paramLabel;
+
+        Simple(String paramLabel) {
+            this.paramLabel = paramLabel;
+        }
+
+        @Override
+        public String format(V value) {
+            return String.valueOf(value);
+        }
+
+        @Override
+        public String paramLabel() {
+            return paramLabel;
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.tern.server.origin.stream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.tern.hls.media.MediaObject;
+import io.tern.netty.http.SharedBody;
+import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
+
+/**
+ * The response bodies of one stream, made once and shared by every viewer: each playlist version
+ * (the packager's array, by identity) and each complete init segment, part and segment become a
+ * {@link SharedBody} (one copy into direct memory, then a retained view per response). Bounded:
+ * playlists by count, media by this stream's cap and the server's {@link DirectBudget}, oldest
+ * first; a body that does not fit is served from the packager's own arrays instead, wrapped
+ * without a copy. Confined to the stream's event loop.
+ */
+final class BodyCache {
+    static final String PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
+    private static final int PLAYLISTS = 16;
+
+    private final DirectBudget budget;
+    private final long capBytes;
+    private final IdentityHashMap<Object, SharedBody> bodies = new IdentityHashMap<>();
+    private final ArrayDeque<Object> playlistOrder = new ArrayDeque<>();
+    private final ArrayDeque<MediaObject> mediaOrder = new ArrayDeque<>();
+    private long mediaBytes;
+
+    BodyCache(DirectBudget budget, long capBytes) {
+        this.budget = budget;
+        this.capBytes = capBytes;
+    }
+
+    /** The shared body of one playlist version (the packager's array, shared by its viewers). */
+    SharedBody playlist(byte[] body) {
+        SharedBody shared = bodies.get(body);
+        if (shared == null) {
+            if (playlistOrder.size() >= PLAYLISTS) {
+                bodies.remove(playlistOrder.pollFirst()).release();
+            }
+            shared = SharedBody.of(body, PLAYLIST_TYPE);
+            bodies.put(body, shared);
+            playlistOrder.addLast(body);
+        }
+        return shared;
+    }
+
+    /** The shared body of a complete object, or null when it does not fit (use {@link #wrap}). */
+    SharedBody media(MediaObject object) {
+        SharedBody shared = bodies.get(object);
+        if (shared != null) {
+            return shared;
+        }
+        long size = object.sizeBytes();
+        if (size > capBytes || size > Integer.MAX_VALUE) {
+            return null;
+        }
+        while (mediaBytes + size > capBytes || !budget.tryTake(size)) {
+            if (mediaOrder.isEmpty()) {
+                return null;
+            }
+            evictOldest();
+        }
+        ByteBuf direct = Unpooled.directBuffer((int) size, (int) size);
+        for (int i = 0; i < object.chunkCount(); i++) {
+            direct.writeBytes(object.chunk(i));
+        }
+        shared = SharedBody.wrap(direct, object.contentType(), -1);
+        bodies.put(object, shared);
+        mediaOrder.addLast(object);
+        mediaBytes += size;
+        return shared;
+    }
+
+    /** The object's chunks as they are, for one response: no copy, the packager's arrays. */
+    static ByteBuf wrap(MediaObject object) {
+        int n = object.chunkCount();
+        if (n == 1) {
+            return Unpooled.wrappedBuffer(object.chunk(0));
+        }
+        CompositeByteBuf composite = Unpooled.compositeBuffer(n);
+        for (int i = 0; i < n; i++) {
+            composite.addComponent(true, Unpooled.wrappedBuffer(object.chunk(i)));
+        }
+        return composite;
+    }
+
+    long mediaBytes() {
+        return mediaBytes;
+    }
+
+    private void evictOldest() {
+        MediaObject oldest = mediaOrder.pollFirst();
+        SharedBody body = bodies.remove(oldest);
+        mediaBytes -= body.length();
+        budget.give(body.length());
+        body.release();
+    }
+
+    /** Releases everything (the stream is gone); responses still writing keep their views. */
+    void clear() {
+        while (!mediaOrder.isEmpty()) {
+            evictOldest();
+        }
+        for (Object playlist : playlistOrder) {
+            bodies.remove(playlist).release();
+        }
+        playlistOrder.clear();
+    }
+}

@@ -1,0 +1,28 @@
+package io.tern.server.origin.stream;
+
+import io.tern.server.origin.metrics.OriginCounters;
+import io.tern.server.origin.record.RecordingWriter;
+import java.time.InstantSource;
+import java.util.function.Consumer;
+
+/**
+ * What every {@link LiveStream} shares with the server.
+ *
+ * @param counters        the origin's counters
+ * @param wallClock       for EXT-X-PROGRAM-DATE-TIME, recording names and uptimes
+ * @param directBudget    the direct memory all streams' shared bodies may take together
+ * @param streamCacheBytes the shared bodies one stream may keep
+ * @param writer          the recording writer, or null when the server does not record
+ * @param rotateMs        media per recording file
+ * @param maxHeldRequests held requests per stream (the packager's bound)
+ * @param ended           told (on the stream's loop) when a stream's publish is over
+ */
+public record StreamContext(
+        OriginCounters counters,
+        InstantSource wallClock,
+        DirectBudget directBudget,
+        long streamCacheBytes,
+        RecordingWriter writer,
+        long rotateMs,
+        int maxHeldRequests,
+        Consumer<LiveStream> ended) {}
