@@ -283,13 +283,18 @@ public final class NostrOptions {
                     "127.0.0.1",
                     "Address of the metrics endpoint.",
                     (s, v) -> s.prometheusListen = v.nonEmpty()),
-            row("prometheus-port", "<port>", "9642", "Port of the metrics endpoint; 0 picks a free one.", (s, v) -> {
-                long port = v.integer();
-                if (port > 65535) {
-                    throw v.invalid("must be 0-65535");
-                }
-                s.prometheusPort = (int) port;
-            }));
+            row(
+                    "prometheus-port",
+                    "<port>",
+                    String.valueOf(NostrSettings.DEFAULT_PROMETHEUS_PORT),
+                    "Port of the metrics endpoint; 0 picks a free one.",
+                    (s, v) -> {
+                        long port = v.integer();
+                        if (port > 65535) {
+                            throw v.invalid("must be 0-65535");
+                        }
+                        s.prometheusPort = (int) port;
+                    }));
 
     private NostrOptions() {}
 

@@ -27,12 +27,15 @@ public final class NostrSettings {
     String listen = "::";
     boolean listenGiven;
     int port = 7777;
+    /** Beside TURN's 9641 and the origin's 9642, so the three products can run on one host. */
+    static final int DEFAULT_PROMETHEUS_PORT = 9643;
+
     int threads = 1;
     Path db = Path.of("tern-nostr.db");
     boolean dbSyncFull = true;
     boolean prometheus;
     String prometheusListen = "127.0.0.1";
-    int prometheusPort = 9642;
+    int prometheusPort = DEFAULT_PROMETHEUS_PORT;
     double eventsPerSecondPerIp = DEFAULTS.eventsPerSecondPerIp();
     int eventBurstPerIp = DEFAULTS.eventBurstPerIp();
     double eventsPerSecondPerPubkey = DEFAULTS.eventsPerSecondPerPubkey();

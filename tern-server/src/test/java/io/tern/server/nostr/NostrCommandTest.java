@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.engine.AuthMode;
 import io.tern.nostr.engine.RelayConfig;
+import io.tern.server.config.CoturnOptions;
+import io.tern.server.origin.config.OriginOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -42,6 +44,10 @@ class NostrCommandTest {
         assertThat(settings.storeConfig().synchronousFull()).isTrue();
         assertThat(settings.threads()).isEqualTo(1);
         assertThat(settings.prometheus()).isFalse();
+        assertThat(settings.prometheusAddress().getPort())
+                .isEqualTo(9643)
+                .as("TURN's and the origin's metrics ports, so the three can run on one host")
+                .isNotIn(CoturnOptions.PROMETHEUS_PORT.defaultValue(), OriginOptions.PROMETHEUS_PORT.defaultValue());
         RelayConfig config = settings.relayConfig();
         RelayConfig defaults = RelayConfig.defaults();
         assertThat(config.authMode()).isEqualTo(AuthMode.NONE);
