@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Just enough JSON for flat result objects: write a map of string/number/boolean/null values,
- * and read such an object back. Nested values are rejected when reading.
+ * Just enough JSON for result objects: write a map of string/number/boolean/null values (and maps
+ * of them), and read a flat object back. Nested values are rejected when reading.
  */
 public final class Json {
     private Json() {}
@@ -22,6 +22,10 @@ public final class Json {
             Object v = e.getValue();
             if (v == null) {
                 sb.append("null");
+            } else if (v instanceof Map<?, ?> nested) {
+                @SuppressWarnings("unchecked")
+                Map<String, ?> object = (Map<String, ?>) nested;
+                sb.append(write(object));
             } else if (v instanceof Number || v instanceof Boolean) {
                 if (v instanceof Double d && (d.isNaN() || d.isInfinite())) {
                     sb.append("null");

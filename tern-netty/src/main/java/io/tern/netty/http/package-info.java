@@ -17,7 +17,7 @@
  * HttpRoutes routes = HttpRoutes.builder()
  *         .get("/live/{stream}/{file}", "hls", exchange -> ...)      // GET, and HEAD for free
  *         .route(Set.of(HttpMethod.DELETE), "/api/v1/streams/{name}", "api", exchange -> ...)
- *         .upgrade("/nostr", "websocket", "nostr", webSocketAdapter) // takes over the connection
+ *         .upgrade("/nostr", "websocket", "nostr", webSocketEndpoint) // takes over the connection
  *         .kinds("playlist", "part", "segment", "init")                 // for exchange.kind(...)
  *         .cors(CorsPolicy.anyOrigin())
  *         .build();
@@ -88,5 +88,8 @@
  * the connection's place in the connection limits stay), the request line and headers (also
  * re-encoded as bytes for an engine that parses its own handshake), and the bytes the client sent
  * after the request. The handler installs its own pipeline and writes its {@code 101} as raw bytes.
+ * The WebSocket endpoint ({@code io.tern.netty.websocket.WebSocketEndpoint}) is such a handler:
+ * {@code .upgrade("/nostr", "websocket", "nostr", endpoint)} serves WebSocket connections (the
+ * Nostr relay) on the HTTP server's port.
  */
 package io.tern.netty.http;

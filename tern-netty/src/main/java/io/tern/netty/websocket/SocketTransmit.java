@@ -1,6 +1,7 @@
 package io.tern.netty.websocket;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.tern.netty.EventLoopFlush;
 import io.tern.websocket.engine.TransmitBuffer;
@@ -45,6 +46,36 @@ final class SocketTransmit implements TransmitBuffer {
             claimed.wrap(batch.array(), batch.arrayOffset() + index, bytes);
         }
         return claimed;
+    }
+
+    /** Appends bytes to the batch (a copy, as a frame written by the engine is). */
+    void put(byte[] bytes) {
+        if (bytes.length > 0) {
+            claim(bytes.length).putBytes(0, bytes);
+        }
+    }
+
+    /**
+     * Appends the readable bytes of {@code body}, which stays the caller's. Direct memory goes to
+     * the channel as a retained slice, never copied (the batch so far goes first, to keep the
+     * order); heap bytes are copied into the batch, since the socket would copy them anyway.
+     */
+    void put(ByteBuf body) {
+        int length = body.readableBytes();
+        if (length == 0) {
+            return;
+        }
+        if (!body.isDirect()) {
+            MutableDirectBuffer target = claim(length);
+            if (body.hasArray()) {
+                target.putBytes(0, body.array(), body.arrayOffset() + body.readerIndex(), length);
+            } else {
+                target.putBytes(0, ByteBufUtil.getBytes(body));
+            }
+            return;
+        }
+        writeBatch(false);
+        flush.write(flushSlot, body.retainedSlice());
     }
 
     /** Bytes claimed and not yet handed to the channel. */

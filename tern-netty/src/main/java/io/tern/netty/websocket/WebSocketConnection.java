@@ -143,6 +143,42 @@ public final class WebSocketConnection {
         }
     }
 
+    /**
+     * Queues a message made of {@code prefix}, the readable bytes of {@code body} and
+     * {@code suffix}, without copying a direct {@code body}: it goes to the socket as a retained
+     * slice, so one buffer can be sent to many connections (a broadcast). The caller keeps its
+     * reference to {@code body}; the prefix and suffix are copied in with the frame header. When
+     * the message must be compressed or fragmented, the three are copied into one message first.
+     * Returns what {@link #send(boolean, byte[], int, int)} returns.
+     */
+    public boolean send(boolean text, byte[] prefix, ByteBuf body, byte[] suffix) {
+        requireEventLoop();
+        depth++;
+        try {
+            if (engine.state() != WebSocketEngine.State.OPEN) {
+                return false;
+            }
+            int length = prefix.length + body.readableBytes() + suffix.length;
+            if (engine.sendHeader(text, length)) {
+                transmit.put(prefix);
+                transmit.put(body);
+                transmit.put(suffix);
+            } else {
+                byte[] whole = new byte[length];
+                System.arraycopy(prefix, 0, whole, 0, prefix.length);
+                body.getBytes(body.readerIndex(), whole, prefix.length, body.readableBytes());
+                System.arraycopy(suffix, 0, whole, length - suffix.length, suffix.length);
+                if (!engine.sendMessage(text, whole, 0, length)) {
+                    return false;
+                }
+            }
+            reportBacklog();
+            return engine.state() != WebSocketEngine.State.CLOSED;
+        } finally {
+            exit();
+        }
+    }
+
     public boolean sendText(CharSequence text) {
         byte[] utf8 = text.toString().getBytes(StandardCharsets.UTF_8);
         return send(true, utf8, 0, utf8.length);

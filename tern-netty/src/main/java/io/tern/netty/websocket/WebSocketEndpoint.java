@@ -1,10 +1,11 @@
 package io.tern.netty.websocket;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.tern.netty.http.UpgradeHandler;
+import io.tern.netty.http.UpgradeRequest;
 import io.tern.websocket.engine.WebSocketConfig;
 
 /**
@@ -14,11 +15,12 @@ import io.tern.websocket.engine.WebSocketConfig;
  * <ul>
  *   <li>on a port of its own, through {@link WebSocketServer}, where plain HTTP requests are
  *       answered by {@link WebSocketAcceptor#respond};
- *   <li>handed over by an HTTP server that decoded a request asking for an upgrade on one of its
- *       paths: {@link #upgrade}.
+ *   <li>handed over by Tern's HTTP server ({@code io.tern.netty.http}) on one of its paths: the
+ *       endpoint is the route's {@link UpgradeHandler}, {@code routes.upgrade("/nostr",
+ *       "websocket", "nostr", endpoint)}.
  * </ul>
  */
-public final class WebSocketEndpoint {
+public final class WebSocketEndpoint implements UpgradeHandler {
     private static final int MAX_REQUEST_LINE_BYTES = 4096;
     /** Plain requests on the endpoint's port are small (NIP-11, preflights); larger bodies get 413. */
     private static final int MAX_REQUEST_BODY_BYTES = 8192;
@@ -40,18 +42,23 @@ public final class WebSocketEndpoint {
     }
 
     /**
-     * Takes over an HTTP/1.1 connection whose request asks for a WebSocket (call it from the HTTP
-     * server's handler, on the channel's loop, with that handler's context). The acceptor decides
-     * ({@code accept}, 404 on null), the engine checks the request (400 or 426 through the HTTP
-     * encoder, then the connection closes); on success every Netty HTTP handler and the calling
-     * handler leave the pipeline, other handlers (TLS) stay, and the connection is a WebSocket.
-     * HTTP/2 connections cannot be upgraded (RFC 8441 is not implemented).
+     * Takes over a connection Tern's HTTP server hands over (every HTTP handler of its own already
+     * gone, TLS kept). The acceptor decides ({@code accept}, 404 on null) and the engine checks the
+     * request; a refusal (404, 400, 426) goes out through an HTTP encoder added for it, and the
+     * connection closes. On success the encoder leaves again, the engine writes its 101, and the
+     * bytes the client sent after the request are its first input. The HTTP server counts the
+     * connection in its limits until it closes; HTTP/2 connections are never handed over (RFC 8441
+     * is not implemented).
      */
-    public void upgrade(ChannelHandlerContext ctx, HttpRequest request) {
+    @Override
+    public void takeOver(UpgradeRequest upgrade) {
+        Channel channel = upgrade.channel();
         WebSocketHandler handler = new WebSocketHandler(WebSocketConnection.server(config), this);
-        ctx.pipeline().addAfter(ctx.name(), null, handler);
-        ChannelHandlerContext handlerContext = ctx.pipeline().context(handler);
-        handler.upgrade(handlerContext, WebSocketHandler.request(ctx, request), ctx.handler());
+        channel.pipeline().addLast(new HttpResponseEncoder(), handler);
+        handler.takeOver(
+                channel.pipeline().context(handler),
+                new WebSocketRequest(upgrade.request(), upgrade.remote(), upgrade.secure()),
+                upgrade.leftover());
     }
 
     /** The pipeline of a connection accepted on the endpoint's own port. */

@@ -101,7 +101,17 @@ final class WebSocketHandler extends ChannelInboundHandlerAdapter {
             respondAndClose(ctx, endpoint.acceptor().respond(webSocketRequest));
             return;
         }
-        upgrade(ctx, webSocketRequest, null);
+        upgrade(ctx, webSocketRequest);
+    }
+
+    /** The HTTP server's hand-off: upgrades, then feeds the bytes the client sent after its request. */
+    void takeOver(ChannelHandlerContext ctx, WebSocketRequest request, ByteBuf leftover) {
+        upgrade(ctx, request);
+        if (leftover.isReadable() && connection.state() != WebSocketEngine.State.CLOSED) {
+            connection.onInput(leftover);
+        } else {
+            leftover.release();
+        }
     }
 
     private static HttpResponseStatus statusFor(Throwable cause) {
@@ -116,7 +126,7 @@ final class WebSocketHandler extends ChannelInboundHandlerAdapter {
                 : HttpResponseStatus.BAD_REQUEST;
     }
 
-    static WebSocketRequest request(ChannelHandlerContext ctx, HttpRequest request) {
+    private static WebSocketRequest request(ChannelHandlerContext ctx, HttpRequest request) {
         return new WebSocketRequest(
                 request,
                 ctx.channel().remoteAddress() instanceof InetSocketAddress remote ? remote : null,
@@ -125,10 +135,9 @@ final class WebSocketHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Accepts an upgrade: the acceptor names the listener, the engine checks the request; then the
-     * HTTP handlers leave the pipeline (with {@code caller}, the HTTP server's handler on a hand-off)
-     * and the engine's 101 goes out raw.
+     * HTTP handlers leave the pipeline and the engine's 101 goes out raw.
      */
-    void upgrade(ChannelHandlerContext ctx, WebSocketRequest request, ChannelHandler caller) {
+    private void upgrade(ChannelHandlerContext ctx, WebSocketRequest request) {
         WebSocketListener listener = endpoint.acceptor().accept(request);
         if (listener == null) {
             respondAndClose(ctx, status(HttpResponseStatus.NOT_FOUND));
@@ -145,7 +154,7 @@ final class WebSocketHandler extends ChannelInboundHandlerAdapter {
         }
         upgrading = true;
         try {
-            removeHttpHandlers(ctx.pipeline(), caller);
+            removeHttpHandlers(ctx.pipeline());
         } finally {
             upgrading = false;
         }
@@ -158,17 +167,17 @@ final class WebSocketHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Removes every Netty HTTP handler in front of this one (and {@code caller}), last first, so
-     * bytes the decoder still holds reach this handler and nothing else. Other handlers (TLS) stay.
+     * Removes every Netty HTTP handler in front of this one, last first, so bytes the decoder still
+     * holds reach this handler and nothing else. Other handlers (TLS) stay.
      */
-    private void removeHttpHandlers(ChannelPipeline pipeline, ChannelHandler caller) {
+    private void removeHttpHandlers(ChannelPipeline pipeline) {
         List<ChannelHandler> http = new ArrayList<>();
         for (Map.Entry<String, ChannelHandler> entry : pipeline) {
             ChannelHandler handler = entry.getValue();
             if (handler == this) {
                 break;
             }
-            if (handler == caller || handler.getClass().getName().startsWith("io.netty.handler.codec.http")) {
+            if (handler.getClass().getName().startsWith("io.netty.handler.codec.http")) {
                 http.add(handler);
             }
         }

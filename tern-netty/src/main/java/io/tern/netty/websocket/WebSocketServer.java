@@ -14,11 +14,14 @@ public final class WebSocketServer implements AutoCloseable {
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
     private final Channel serverChannel;
+    private final boolean ownsWorkers;
 
-    private WebSocketServer(EventLoopGroup bossGroup, EventLoopGroup workerGroup, Channel serverChannel) {
+    private WebSocketServer(
+            EventLoopGroup bossGroup, EventLoopGroup workerGroup, Channel serverChannel, boolean ownsWorkers) {
         this.bossGroup = bossGroup;
         this.workerGroup = workerGroup;
         this.serverChannel = serverChannel;
+        this.ownsWorkers = ownsWorkers;
     }
 
     /**
@@ -29,8 +32,22 @@ public final class WebSocketServer implements AutoCloseable {
      */
     public static WebSocketServer start(InetSocketAddress address, int workerThreads, WebSocketEndpoint endpoint)
             throws InterruptedException {
+        return start(address, NettyTransports.newGroup(workerThreads, "tern-ws"), true, endpoint);
+    }
+
+    /**
+     * Binds and starts accepting, with connections on {@code workers}, which the caller owns (an
+     * application that runs its own work on those loops): {@link #close()} closes the listener only.
+     */
+    public static WebSocketServer start(InetSocketAddress address, EventLoopGroup workers, WebSocketEndpoint endpoint)
+            throws InterruptedException {
+        return start(address, workers, false, endpoint);
+    }
+
+    private static WebSocketServer start(
+            InetSocketAddress address, EventLoopGroup workers, boolean ownsWorkers, WebSocketEndpoint endpoint)
+            throws InterruptedException {
         EventLoopGroup boss = NettyTransports.newGroup(1, "tern-ws-accept");
-        EventLoopGroup workers = NettyTransports.newGroup(workerThreads, "tern-ws");
         try {
             Channel channel = new ServerBootstrap()
                     .group(boss, workers)
@@ -46,10 +63,12 @@ public final class WebSocketServer implements AutoCloseable {
                     .bind(address)
                     .sync()
                     .channel();
-            return new WebSocketServer(boss, workers, channel);
+            return new WebSocketServer(boss, workers, channel, ownsWorkers);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-            workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            if (ownsWorkers) {
+                workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            }
             throw e;
         }
     }
@@ -66,6 +85,8 @@ public final class WebSocketServer implements AutoCloseable {
     public void close() {
         serverChannel.close().syncUninterruptibly();
         bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        if (ownsWorkers) {
+            workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
     }
 }

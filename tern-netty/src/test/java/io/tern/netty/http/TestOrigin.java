@@ -3,6 +3,8 @@ package io.tern.netty.http;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.tern.netty.TestTls;
 import io.tern.netty.stream.TlsContextSource;
+import io.tern.netty.websocket.WebSocketEndpoint;
+import io.tern.websocket.engine.WebSocketConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -19,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * An {@link HttpServer} on loopback with a plain and a TLS listener (a throwaway self-signed
  * certificate) and routes the real-client tests drive: plain objects, a barrier that answers only
  * once N requests are held at once, held requests the test releases, streams the test writes, and a
- * minimal WebSocket upgrade.
+ * WebSocket echo at {@code /ws} (the WebSocket endpoint as an upgrade handler).
  */
 final class TestOrigin implements AutoCloseable {
     static final int PART_BYTES = 64 * 1024;
@@ -59,7 +61,14 @@ final class TestOrigin implements AutoCloseable {
                         "/stream",
                         "part",
                         ex -> streams.add(ex.reply(HttpResponseStatus.OK).contentType("video/mp4").stream()))
-                .upgrade("/ws", "websocket", "websocket", new MiniWebSocket())
+                .upgrade(
+                        "/ws",
+                        "websocket",
+                        "websocket",
+                        new WebSocketEndpoint(
+                                WebSocketConfig.defaults(),
+                                request -> (connection, text, buf, offset, length) ->
+                                        connection.send(text, buf, offset, length)))
                 .build();
         InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         server = HttpServer.builder(new HttpService(routes, limits))

@@ -4,18 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpObject;
-import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
+import io.tern.netty.http.CacheControl;
+import io.tern.netty.http.HttpCounters;
+import io.tern.netty.http.HttpLimits;
+import io.tern.netty.http.HttpRoutes;
+import io.tern.netty.http.HttpService;
 import io.tern.websocket.engine.Frames;
 import io.tern.websocket.engine.WebSocketConfig;
 import io.tern.websocket.frame.Opcode;
@@ -27,40 +22,35 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * An HTTP server's connection (Netty's codec and a router of its own) that hands a request for
- * {@code /nostr} to a {@link WebSocketEndpoint}, after serving an ordinary request on the same
- * connection, as the origin's HTTP server will.
+ * Tern's HTTP server hands a connection that asks for a WebSocket at {@code /nostr} to a
+ * {@link WebSocketEndpoint} (the route's upgrade handler), after serving an ordinary request on the
+ * same connection, as the origin does with the Nostr relay.
  */
 class HttpHandOffTest {
     private final List<String> heard = new ArrayList<>();
-    private final EmbeddedChannel channel = new EmbeddedChannel();
     private final WebSocketEndpoint endpoint = new WebSocketEndpoint(WebSocketConfig.defaults(), request -> {
+        if (request.path().endsWith("/gone")) {
+            return null;
+        }
         heard.add("accept " + request.path());
         return (connection, text, buf, offset, length) -> {
             heard.add("message " + new String(buf, offset, length, StandardCharsets.UTF_8));
             connection.send(text, buf, offset, length);
         };
     });
-
-    /** The HTTP server's own handler: serves /index, hands /nostr over. */
-    private final class Router extends SimpleChannelInboundHandler<HttpObject> {
-        @Override
-        protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-            if (!(msg instanceof HttpRequest request)) {
-                return;
-            }
-            if (request.uri().startsWith("/nostr")) {
-                endpoint.upgrade(ctx, request);
-                return;
-            }
-            FullHttpResponse response = new DefaultFullHttpResponse(
-                    HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.OK,
-                    Unpooled.copiedBuffer("origin", StandardCharsets.US_ASCII));
-            HttpUtil.setContentLength(response, 6);
-            ctx.writeAndFlush(response);
-        }
-    }
+    private final HttpService service = new HttpService(
+            HttpRoutes.builder()
+                    .get(
+                            "/index",
+                            "api",
+                            ex -> ex.reply(HttpResponseStatus.OK)
+                                    .cache(CacheControl.noStore())
+                                    .send("origin"))
+                    .upgrade("/nostr", "websocket", "nostr", endpoint)
+                    .upgrade("/nostr/gone", "websocket", "nostr", endpoint)
+                    .build(),
+            HttpLimits.DEFAULTS);
+    private final EmbeddedChannel channel = new EmbeddedChannel(service.initializer(null));
 
     @AfterEach
     void release() {
@@ -68,6 +58,7 @@ class HttpHandOffTest {
     }
 
     private String written() {
+        channel.runPendingTasks();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (ByteBuf buf = channel.readOutbound(); buf != null; buf = channel.readOutbound()) {
             byte[] chunk = new byte[buf.readableBytes()];
@@ -78,37 +69,48 @@ class HttpHandOffTest {
         return out.toString(StandardCharsets.ISO_8859_1);
     }
 
+    private void send(String text, byte[]... more) {
+        ByteBuf bytes = Unpooled.copiedBuffer(text, StandardCharsets.ISO_8859_1);
+        channel.writeInbound(more.length == 0 ? bytes : Unpooled.wrappedBuffer(bytes, Unpooled.wrappedBuffer(more)));
+    }
+
     @Test
     void anUpgradeOnAPathBecomesAWebSocketAfterOrdinaryRequests() {
-        Router router = new Router();
-        channel.pipeline().addLast(new HttpServerCodec(), new HttpServerKeepAliveHandler(), router);
-        channel.writeInbound(
-                Unpooled.copiedBuffer("GET /index HTTP/1.1\r\nHost: h\r\n\r\n", StandardCharsets.US_ASCII));
+        send("GET /index HTTP/1.1\r\nHost: h\r\n\r\n");
         assertThat(written()).startsWith("HTTP/1.1 200 OK").endsWith("origin");
 
-        String upgrade = Frames.UPGRADE_REQUEST.replace("/chat", "/nostr");
+        // The first frame arrives in the same packet as the request: the HTTP decoder has read it.
         byte[] frame = Frames.clientFrame(true, 0, Opcode.TEXT, "[\"REQ\",\"s\",{}]".getBytes(StandardCharsets.UTF_8));
-        channel.writeInbound(Unpooled.wrappedBuffer(upgrade.getBytes(StandardCharsets.ISO_8859_1), frame));
+        send(Frames.UPGRADE_REQUEST.replace("/chat", "/nostr"), frame);
         String answer = written();
         assertThat(answer)
                 .startsWith("HTTP/1.1 101 Switching Protocols\r\n")
                 .contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n")
                 .endsWith("\u0081\u000e[\"REQ\",\"s\",{}]");
         assertThat(heard).containsExactly("accept /nostr", "message [\"REQ\",\"s\",{}]");
-        assertThat(channel.pipeline().get(Router.class)).isNull();
-        assertThat(channel.pipeline().get(HttpServerCodec.class)).isNull();
-        assertThat(channel.pipeline().get(HttpServerKeepAliveHandler.class)).isNull();
-        assertThat(channel.pipeline().get(WebSocketHandler.class)).isNotNull();
+        assertThat(channel.pipeline().names())
+                .noneMatch(name -> name.contains("Http"))
+                .anyMatch(name -> name.contains("WebSocketHandler"));
         assertThat(channel.isOpen()).isTrue();
+        assertThat(service.counters().count(HttpCounters.Event.PROTOCOL_UPGRADE))
+                .isEqualTo(1);
+
+        send("", Frames.clientFrame(true, 0, Opcode.TEXT, "again".getBytes(StandardCharsets.UTF_8)));
+        assertThat(written()).isEqualTo("\u0081\u0005again");
     }
 
     @Test
-    void aRefusedHandOffIsAnsweredThroughTheHttpEncoder() {
-        channel.pipeline().addLast(new HttpServerCodec(), new Router());
-        channel.writeInbound(Unpooled.copiedBuffer(
-                Frames.UPGRADE_REQUEST.replace("/chat", "/nostr").replace("Version: 13", "Version: 7"),
-                StandardCharsets.ISO_8859_1));
+    void aRefusedHandshakeIsAnsweredThroughAnHttpEncoderAndCloses() {
+        send(Frames.UPGRADE_REQUEST.replace("/chat", "/nostr").replace("Version: 13", "Version: 7"));
         assertThat(written()).startsWith("HTTP/1.1 426 Upgrade Required\r\n").contains("sec-websocket-version: 13");
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(heard).containsExactly("accept /nostr");
+    }
+
+    @Test
+    void aRequestTheAcceptorRefusesIsA404() {
+        send(Frames.UPGRADE_REQUEST.replace("/chat", "/nostr/gone"));
+        assertThat(written()).startsWith("HTTP/1.1 404 Not Found\r\n");
         assertThat(channel.isOpen()).isFalse();
     }
 }

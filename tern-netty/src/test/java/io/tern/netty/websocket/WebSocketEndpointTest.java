@@ -33,6 +33,9 @@ class WebSocketEndpointTest {
     private final List<String> events = new ArrayList<>();
     private final List<String> requests = new ArrayList<>();
     private EmbeddedChannel channel;
+    /** A broadcast body, in direct memory, for the zero-copy send. */
+    private final ByteBuf shared =
+            Unpooled.directBuffer().writeBytes("{\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8));
 
     /** Echoes, records what it hears, and answers plain HTTP with the request's path. */
     private final class Recorder implements WebSocketListener {
@@ -43,8 +46,13 @@ class WebSocketEndpointTest {
 
         @Override
         public void onMessage(WebSocketConnection connection, boolean text, byte[] buf, int offset, int length) {
-            events.add("message " + new String(buf, offset, length, StandardCharsets.UTF_8));
-            connection.send(text, buf, offset, length);
+            String message = new String(buf, offset, length, StandardCharsets.UTF_8);
+            events.add("message " + message);
+            if (message.equals("share")) {
+                connection.send(true, "[\"EVENT\",\"s\",".getBytes(StandardCharsets.UTF_8), shared, new byte[] {']'});
+            } else {
+                connection.send(text, buf, offset, length);
+            }
         }
 
         @Override
@@ -82,6 +90,7 @@ class WebSocketEndpointTest {
 
     @AfterEach
     void release() {
+        shared.release();
         if (channel != null) {
             channel.finishAndReleaseAll();
         }
@@ -140,6 +149,36 @@ class WebSocketEndpointTest {
                         Frames.frame(true, 0, Opcode.TEXT, "two".getBytes(StandardCharsets.UTF_8), false),
                         Frames.frame(true, 0, Opcode.TEXT, "three".getBytes(StandardCharsets.UTF_8), false)));
         assertThat(events).containsExactly("open /chat", "message one", "message two", "message three");
+    }
+
+    @Test
+    void aDirectBodyIsSentAsASliceOfTheSharedBufferWithItsPrefixAndSuffixCopiedInWithTheHeader() {
+        open(WebSocketConfig.defaults());
+        upgrade();
+        channel.writeInbound(bytes(clientFrame(true, 0, Opcode.TEXT, "share".getBytes(StandardCharsets.UTF_8))));
+        List<ByteBuf> out = new ArrayList<>();
+        for (ByteBuf buf = channel.readOutbound(); buf != null; buf = channel.readOutbound()) {
+            out.add(buf);
+        }
+        assertThat(out)
+                .as("the shared bytes themselves, not a copy")
+                .anyMatch(buf -> buf.hasMemoryAddress()
+                        && buf.memoryAddress() + buf.readerIndex() == shared.memoryAddress() + shared.readerIndex());
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        for (ByteBuf buf : out) {
+            byte[] chunk = new byte[buf.readableBytes()];
+            buf.readBytes(chunk);
+            buf.release();
+            wire.write(chunk, 0, chunk.length);
+        }
+        assertThat(wire.toByteArray())
+                .containsExactly(Frames.frame(
+                        true,
+                        0,
+                        Opcode.TEXT,
+                        "[\"EVENT\",\"s\",{\"id\":\"x\"}]".getBytes(StandardCharsets.UTF_8),
+                        false));
+        assertThat(shared.refCnt()).as("the caller's reference is untouched").isEqualTo(1);
     }
 
     @Test

@@ -236,12 +236,15 @@ public final class RelayConfig {
         private long maxPastSeconds = 0;
         private long maxEphemeralAgeSeconds = 60;
         private long authWindowSeconds = 600;
-        private double eventsPerSecondPerIp = 50;
-        private int eventBurstPerIp = 200;
-        private double eventsPerSecondPerPubkey = 20;
-        private int eventBurstPerPubkey = 100;
-        private double reqsPerSecondPerIp = 20;
-        private int reqBurstPerIp = 200;
+        // Sized for a household or an office behind one address, and a client that publishes its
+        // outbox or opens its subscriptions in a burst after being offline; a benchmark or a bridge
+        // from one address raises them (0 turns a limit off).
+        private double eventsPerSecondPerIp = 100;
+        private int eventBurstPerIp = 1000;
+        private double eventsPerSecondPerPubkey = 50;
+        private int eventBurstPerPubkey = 500;
+        private double reqsPerSecondPerIp = 100;
+        private int reqBurstPerIp = 1000;
         private int rateLimitKeys = 65536;
         private int maxConnectionsPerIp = 64;
         private long maxOutboundBytes = 4L * 1024 * 1024;

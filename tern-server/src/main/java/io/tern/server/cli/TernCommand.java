@@ -2,6 +2,8 @@ package io.tern.server.cli;
 
 import io.tern.server.config.TernVersion;
 import io.tern.server.config.WarningSink;
+import io.tern.server.nostr.NostrCommand;
+import io.tern.server.nostr.NostrRelayLauncher;
 import io.tern.server.origin.OriginLauncher;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -53,7 +55,8 @@ public final class TernCommand implements Callable<Integer> {
                 .addSubcommand("turn", turnLine)
                 .addSubcommand("origin", originLine)
                 .addSubcommand("ws-echo", new CommandLine(new WsEchoCommand()))
-                .addSubcommand("origin-token", new CommandLine(new OriginTokenCommand()));
+                .addSubcommand("origin-token", new CommandLine(new OriginTokenCommand()))
+                .addSubcommand("nostr", NostrCommand.commandLine(new NostrRelayLauncher(System.out)));
         commandLine.setExpandAtFiles(false);
         commandLine.setOverwrittenOptionsAllowed(true);
         // A failure while starting (a busy port, an unreadable certificate) is one line for the
@@ -79,6 +82,7 @@ public final class TernCommand implements Callable<Integer> {
         commandLine.setExecutionExceptionHandler(failure);
         turnLine.setExecutionExceptionHandler(failure);
         originLine.setExecutionExceptionHandler(failure);
+        commandLine.getSubcommands().get("nostr").setExecutionExceptionHandler(failure);
         return commandLine;
     }
 

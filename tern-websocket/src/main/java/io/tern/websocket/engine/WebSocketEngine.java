@@ -743,6 +743,26 @@ public final class WebSocketEngine {
         return true;
     }
 
+    /**
+     * Frames only the header of a message of {@code payloadBytes} whose payload the caller
+     * transmits itself, right after the header and before any other call into the engine: a body
+     * shared by many connections then reaches every socket without being copied through the
+     * engine. Returns false, writing nothing, when the connection is not open, or when the message
+     * must be compressed, fragmented or masked; send it with {@link #sendMessage} then.
+     */
+    public boolean sendHeader(boolean text, int payloadBytes) {
+        if (state != State.OPEN
+                || deflater != null
+                || role != Role.SERVER
+                || (config.autoFragmentBytes() > 0 && payloadBytes > config.autoFragmentBytes())) {
+            return false;
+        }
+        int headerLength =
+                FrameHeader.encode(sendHeader, 0, true, 0, text ? Opcode.TEXT : Opcode.BINARY, payloadBytes, false, 0);
+        out.claim(headerLength).putBytes(0, sendHeader, 0, headerLength);
+        return true;
+    }
+
     /** Sends a Ping (at most 125 bytes); the peer's Pong comes back as {@link Event#PONG}. Returns false unless open. */
     public boolean sendPing(byte[] buf, int offset, int length) {
         if (state != State.OPEN || length > FrameHeader.MAX_CONTROL_PAYLOAD_BYTES) {

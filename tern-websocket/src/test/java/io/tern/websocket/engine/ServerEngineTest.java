@@ -47,6 +47,39 @@ class ServerEngineTest {
     }
 
     @Test
+    void sendHeaderFramesOnlyTheHeaderOfAnUncompressedUnfragmentedMessage() {
+        assertThat(peer.engine.sendHeader(true, 300)).isTrue();
+        assertThat(peer.takeWire()).containsExactly(0x81, 126, 0x01, 0x2C);
+        assertThat(peer.engine.sendHeader(false, 5)).isTrue();
+        assertThat(peer.takeWire()).containsExactly(0x82, 5);
+
+        EnginePeer fragmenting =
+                EnginePeer.openServer(WebSocketConfig.defaults().withAutoFragmentBytes(100), NOW_NS);
+        assertThat(fragmenting.engine.sendHeader(true, 101))
+                .as("must be fragmented")
+                .isFalse();
+        assertThat(fragmenting.engine.sendHeader(true, 100)).isTrue();
+
+        EnginePeer compressing = EnginePeer.server(WebSocketConfig.defaults()
+                .withDeflate(io.tern.websocket.deflate.PerMessageDeflateConfig.honourOffers(
+                        new io.tern.websocket.deflate.CodecPool(2, 1))));
+        compressing.engine.start(NOW_NS);
+        compressing.acceptUpgrade(
+                Frames.UPGRADE_REQUEST.replace("\r\n\r\n", "\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n"),
+                NOW_NS);
+        compressing.takeWire();
+        assertThat(compressing.engine.sendHeader(true, 10))
+                .as("must be compressed")
+                .isFalse();
+        assertThat(compressing.wire.size()).isZero();
+
+        peer.feed(Frames.clientFrame(true, 0, Opcode.CLOSE, closePayload(1000, new byte[0])), NOW_NS);
+        peer.takeWire();
+        assertThat(peer.engine.sendHeader(true, 10)).as("closed").isFalse();
+        assertThat(peer.wire.size()).isZero();
+    }
+
+    @Test
     void answersRfc6455SampleHandshake() {
         EnginePeer fresh = EnginePeer.server(WebSocketConfig.defaults());
         fresh.engine.start(NOW_NS);

@@ -1,0 +1,358 @@
+package io.tern.netty.nostr;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.tern.netty.websocket.WebSocketConnection;
+import io.tern.netty.websocket.WebSocketEndpoint;
+import io.tern.netty.websocket.WebSocketRequest;
+import io.tern.nostr.crypto.SchnorrVerifier;
+import io.tern.nostr.engine.Admission;
+import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.RelayCounters;
+import io.tern.nostr.engine.RelayEngine;
+import io.tern.nostr.engine.RelayOutput;
+import io.tern.nostr.store.EventStore;
+import io.tern.nostr.store.StoreCompletion;
+import io.tern.nostr.store.StoreCompletionSink;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.agrona.collections.Long2ObjectHashMap;
+
+/**
+ * The Nostr relay on Tern's WebSocket adapter: one {@link RelayEngine} for every connection, on
+ * one event loop (the engine's), so subscriptions, rate limits and per-IP counts are relay-wide
+ * and the engine takes no locks. Serve it on a port of its own ({@link NostrServer}) or on an HTTP
+ * server's path ({@link NostrRoutes}); both use {@link #endpoint()}.
+ *
+ * <p>The adapter does I/O only. After every input (a message, an open or close, a store
+ * completion, the timer) it drains {@link RelayEngine#poll()} until it is empty and re-arms the one
+ * timer from {@link RelayEngine#nextDeadlineNs()}. A connection on the engine's own loop is driven
+ * directly, its message handed to the engine in the WebSocket engine's buffer; a connection on
+ * another loop (an HTTP server with several threads, or {@code --threads} above 1) has each
+ * message copied once and handed over as a task, and its sends of one drain go back as one task
+ * per loop. An event broadcast to many subscribers is copied once into direct memory and every
+ * subscriber's frame carries a slice of it ({@link WebSocketConnection#send(boolean, byte[],
+ * ByteBuf, byte[])}); a message for one subscriber is copied once, into its frame.
+ */
+public final class NostrRelay implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("tern.nostr");
+    /** WebSocket close code for a binary message: the relay takes text only (RFC 6455 §7.4.1). */
+    static final int CLOSE_UNSUPPORTED_DATA = 1003;
+
+    /** Opens the relay's store with the sink its completions go to. */
+    @FunctionalInterface
+    public interface StoreOpener {
+        EventStore open(StoreCompletionSink sink) throws Exception;
+    }
+
+    private final RelayConfig config;
+    private final EventLoop loop;
+    private final RelayEngine engine;
+    private final EventStore store;
+    private final WebSocketEndpoint endpoint;
+    private final RelayInformationResponses information;
+    /** The open connections the engine knows, by id; the engine's loop only. */
+    private final Long2ObjectHashMap<RelayConnection> connections = new Long2ObjectHashMap<>();
+    /** Sends of the current drain for connections on other loops. */
+    private final Map<EventLoop, List<RemoteSend>> remote = new IdentityHashMap<>();
+
+    private boolean draining;
+    private byte[] lastBody;
+    private ByteBuf sharedBody;
+    private ScheduledFuture<?> timer;
+    private long timerDeadlineNs = Long.MAX_VALUE;
+    private final Runnable onTimer = this::onTimer;
+    private volatile boolean closed;
+
+    private record RemoteSend(RelayConnection target, byte[] head, ByteBuf body, byte[] tail) {}
+
+    private NostrRelay(
+            RelayConfig config,
+            EventLoop loop,
+            StoreOpener opener,
+            SchnorrVerifier verifier,
+            LongSupplier epochSeconds,
+            String version)
+            throws Exception {
+        this.config = config;
+        this.loop = loop;
+        this.store = opener.open(this::onCompletion);
+        this.engine = new RelayEngine(config, store, verifier, epochSeconds, new SecureRandom(), nowNs());
+        this.information = new RelayInformationResponses(config, version);
+        this.endpoint = new WebSocketEndpoint(RelayWebSocketConfig.of(config), new RelayAcceptor(this));
+    }
+
+    /**
+     * Opens the store and builds the relay; its engine runs on {@code loop}.
+     *
+     * @param epochSeconds the wall clock in Unix seconds (created_at windows, NIP-40)
+     * @param version the software version NIP-11 states
+     */
+    public static NostrRelay open(
+            RelayConfig config,
+            EventLoop loop,
+            StoreOpener store,
+            SchnorrVerifier verifier,
+            LongSupplier epochSeconds,
+            String version)
+            throws Exception {
+        return new NostrRelay(config, loop, store, verifier, epochSeconds, version);
+    }
+
+    /** The WebSocket endpoint serving the relay: a port's acceptor, or an HTTP route's upgrade handler. */
+    public WebSocketEndpoint endpoint() {
+        return endpoint;
+    }
+
+    public RelayConfig config() {
+        return config;
+    }
+
+    /** The engine's counters, readable from any thread. */
+    public RelayCounters counters() {
+        return engine.counters();
+    }
+
+    /** The store, for its own counters. */
+    public EventStore store() {
+        return store;
+    }
+
+    /** The loop the engine runs on. */
+    public EventLoop loop() {
+        return loop;
+    }
+
+    RelayInformationResponses information() {
+        return information;
+    }
+
+    /** Connections open now, as the engine counts them. */
+    public long openConnections() {
+        RelayCounters c = engine.counters();
+        return c.connectionsOpened() - c.connectionsClosed();
+    }
+
+    // ---------------------------------------------------------------- inputs, on the engine's loop
+
+    /** A WebSocket connection opened (its handshake completed). */
+    void onOpen(RelayConnection connection) {
+        if (!loop.inEventLoop()) {
+            loop.execute(() -> onOpen(connection));
+            return;
+        }
+        WebSocketRequest request = connection.connection().request();
+        String ip = request.remoteAddress() == null
+                ? "unknown"
+                : request.remoteAddress().getAddress().getHostAddress();
+        Admission admission = engine.onOpen(connection.id(), ip, request.host(), nowNs());
+        if (admission == Admission.ACCEPTED) {
+            connections.put(connection.id(), connection);
+        } else {
+            connection.closeOnItsLoop(RelayEngine.CLOSE_SLOW_READER, "too many connections from your address");
+        }
+        drain();
+    }
+
+    /** A text message; {@code utf8} is only valid during the call on the engine's loop, else a copy. */
+    void onMessage(RelayConnection connection, byte[] utf8, int offset, int length) {
+        engine.onMessage(connection.id(), utf8, offset, length, nowNs());
+        drain();
+    }
+
+    void onClose(RelayConnection connection) {
+        if (!loop.inEventLoop()) {
+            loop.execute(() -> onClose(connection));
+            return;
+        }
+        if (connections.remove(connection.id()) != null) {
+            engine.onClose(connection.id(), nowNs());
+            drain();
+        }
+    }
+
+    /** What a connection has queued unsent, reported after sends that left it above the relay's cap. */
+    void onBacklog(RelayConnection connection, long queuedBytes) {
+        if (!loop.inEventLoop()) {
+            loop.execute(() -> onBacklog(connection, queuedBytes));
+            return;
+        }
+        engine.onBacklog(connection.id(), queuedBytes, nowNs());
+        drain();
+    }
+
+    /** On a store thread: hands the completion to the engine's loop. */
+    private void onCompletion(StoreCompletion completion) {
+        if (closed) {
+            return;
+        }
+        try {
+            loop.execute(() -> {
+                engine.onStoreCompletion(completion, nowNs());
+                drain();
+            });
+        } catch (RejectedExecutionException stopping) {
+            // The loop is shutting down; the connections waiting for this answer are going too.
+        }
+    }
+
+    private void onTimer() {
+        timer = null;
+        timerDeadlineNs = Long.MAX_VALUE;
+        engine.onTimeout(nowNs());
+        drain();
+    }
+
+    // ---------------------------------------------------------------- outputs
+
+    /**
+     * Drains the engine until it is empty. An input that arrives while draining (a connection that
+     * closed because of a send) is given to the engine at once, whose outputs this loop then
+     * drains too.
+     */
+    private void drain() {
+        if (draining) {
+            return;
+        }
+        draining = true;
+        try {
+            for (RelayOutput output = engine.poll(); output != null; output = engine.poll()) {
+                switch (output) {
+                    case RelayOutput.Send send -> send(send);
+                    case RelayOutput.Disconnect disconnect -> disconnect(disconnect);
+                }
+            }
+        } finally {
+            releaseSharedBody();
+            draining = false;
+        }
+        sendRemote();
+        armTimer();
+    }
+
+    private void send(RelayOutput.Send send) {
+        RelayConnection target = connections.get(send.connectionId());
+        if (target == null) {
+            return;
+        }
+        ByteBuf body = body(send.body());
+        if (target.loop() == loop) {
+            target.send(send.head(), body, send.tail());
+        } else {
+            remote.computeIfAbsent(target.loop(), l -> new ArrayList<>())
+                    .add(new RemoteSend(target, send.head(), body.retain(), send.tail()));
+        }
+    }
+
+    /**
+     * The body as the connection sends it: the first time an array appears, wrapped (the frame
+     * copies it); when the next output carries the same array, a broadcast is under way and the
+     * body is copied once into direct memory, which every later frame shares.
+     */
+    private ByteBuf body(byte[] bytes) {
+        if (bytes.length == 0) {
+            return Unpooled.EMPTY_BUFFER;
+        }
+        if (bytes == lastBody) {
+            if (sharedBody == null) {
+                sharedBody = ByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes);
+            }
+            return sharedBody;
+        }
+        releaseSharedBody();
+        lastBody = bytes;
+        return Unpooled.wrappedBuffer(bytes);
+    }
+
+    private void releaseSharedBody() {
+        lastBody = null;
+        if (sharedBody != null) {
+            sharedBody.release();
+            sharedBody = null;
+        }
+    }
+
+    private void disconnect(RelayOutput.Disconnect disconnect) {
+        RelayConnection target = connections.remove(disconnect.connectionId());
+        if (target != null) {
+            target.closeOnItsLoop(disconnect.closeCode(), disconnect.reason());
+        }
+    }
+
+    /** One task per other loop carries that loop's sends of this drain. */
+    private void sendRemote() {
+        if (remote.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<EventLoop, List<RemoteSend>> batch : remote.entrySet()) {
+            List<RemoteSend> sends = batch.getValue();
+            batch.getKey().execute(() -> {
+                for (RemoteSend send : sends) {
+                    try {
+                        send.target().send(send.head(), send.body(), send.tail());
+                    } finally {
+                        send.body().release();
+                    }
+                }
+            });
+        }
+        remote.clear();
+    }
+
+    private void armTimer() {
+        long deadlineNs = engine.nextDeadlineNs();
+        if (deadlineNs == timerDeadlineNs || closed) {
+            return;
+        }
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+        timerDeadlineNs = deadlineNs;
+        if (deadlineNs != Long.MAX_VALUE) {
+            timer = loop.schedule(onTimer, Math.max(0, deadlineNs - nowNs()), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private long nowNs() {
+        return loop.ticker().nanoTime();
+    }
+
+    /**
+     * Stops the timer and closes the store (its threads finish their current batch first). Close
+     * the listeners and connections before: the engine is not told about connections still open.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        if (loop.isShuttingDown()) {
+            store.close();
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        loop.execute(() -> {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            stopped.countDown();
+        });
+        try {
+            if (!stopped.await(5, TimeUnit.SECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "the relay's loop did not stop its timer in 5 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        store.close();
+    }
+}

@@ -1,0 +1,155 @@
+package io.tern.server.nostr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tern.nostr.engine.AuthMode;
+import io.tern.nostr.engine.RelayConfig;
+import io.tern.server.config.CoturnOptions;
+import io.tern.server.origin.config.OriginOptions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code tern nostr}'s options: the defaults, the file and the command line, and refusals that name what is wrong. */
+class NostrCommandTest {
+    @TempDir
+    Path dir;
+
+    private final List<NostrSettings> launched = new ArrayList<>();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine line = NostrCommand.commandLine(settings -> {
+            launched.add(settings);
+            return 0;
+        });
+        line.setErr(new PrintWriter(err, true));
+        return line.execute(args);
+    }
+
+    @Test
+    void withoutOptionsTheRelayRunsOnPort7777WithItsEmbeddedDefaults() {
+        assertThat(run()).isZero();
+        NostrSettings settings = launched.get(0);
+        assertThat(settings.listenAddress().getPort()).isEqualTo(7777);
+        assertThat(settings.listenAddress().getAddress().isAnyLocalAddress()).isTrue();
+        assertThat(settings.storeConfig().path())
+                .isEqualTo(Path.of("tern-nostr.db").toAbsolutePath());
+        assertThat(settings.storeConfig().synchronousFull()).isTrue();
+        assertThat(settings.threads()).isEqualTo(1);
+        assertThat(settings.prometheus()).isFalse();
+        assertThat(settings.prometheusAddress().getPort())
+                .isEqualTo(9643)
+                .as("TURN's and the origin's metrics ports, so the three can run on one host")
+                .isNotIn(CoturnOptions.PROMETHEUS_PORT.defaultValue(), OriginOptions.PROMETHEUS_PORT.defaultValue());
+        RelayConfig config = settings.relayConfig();
+        RelayConfig defaults = RelayConfig.defaults();
+        assertThat(config.authMode()).isEqualTo(AuthMode.NONE);
+        assertThat(config.maxMessageBytes()).isEqualTo(defaults.maxMessageBytes());
+        assertThat(config.eventsPerSecondPerIp()).isEqualTo(100);
+        assertThat(config.eventBurstPerIp()).isEqualTo(1000);
+    }
+
+    @Test
+    void theFileSetsOptionsAndTheCommandLineOverridesIt() throws Exception {
+        Path file = dir.resolve("nostr.conf");
+        Files.writeString(file, """
+                # a relay for the rendezvous
+                port=8000
+                auth write
+                max-subscriptions = 50
+                events-per-second-per-ip=2.5
+                nip45=off
+                prometheus
+                public-url=wss://relay.example/
+                """);
+        assertThat(run("-c", file.toString(), "--port", "9000", "--max-filters", "7", "--db-sync", "normal"))
+                .isZero();
+        NostrSettings settings = launched.get(0);
+        RelayConfig config = settings.relayConfig();
+        assertThat(settings.listenAddress().getPort()).isEqualTo(9000);
+        assertThat(config.authMode()).isEqualTo(AuthMode.WRITE);
+        assertThat(config.maxSubscriptions()).isEqualTo(50);
+        assertThat(config.maxFilters()).isEqualTo(7);
+        assertThat(config.eventsPerSecondPerIp()).isEqualTo(2.5);
+        assertThat(config.nip45()).isFalse();
+        assertThat(config.publicUrl()).isEqualTo("wss://relay.example/");
+        assertThat(settings.prometheus()).isTrue();
+        assertThat(settings.storeConfig().synchronousFull()).isFalse();
+    }
+
+    @Test
+    void everyLimitOfTheRelayIsAnOption() {
+        for (String limit : List.of(
+                "max-message-bytes",
+                "max-subscriptions",
+                "max-filters",
+                "max-limit",
+                "default-limit",
+                "max-subid-length",
+                "max-event-tags",
+                "max-future-seconds",
+                "max-past-seconds",
+                "max-ephemeral-age-seconds",
+                "auth-window-seconds",
+                "events-per-second-per-ip",
+                "event-burst-per-ip",
+                "events-per-second-per-pubkey",
+                "event-burst-per-pubkey",
+                "reqs-per-second-per-ip",
+                "req-burst-per-ip",
+                "rate-limit-keys",
+                "max-connections-per-ip",
+                "max-outbound-bytes",
+                "query-timeout-ms",
+                "purge-interval-seconds",
+                "nip09",
+                "nip40",
+                "nip45",
+                "auth",
+                "public-url",
+                "port",
+                "listen",
+                "db",
+                "threads",
+                "prometheus",
+                "prometheus-port")) {
+            assertThat(NostrOptions.find(limit)).as(limit).isNotNull();
+        }
+        StringWriter help = new StringWriter();
+        CommandLine line = NostrCommand.commandLine(settings -> 0);
+        line.usage(new PrintWriter(help));
+        for (NostrOptions.Row row : NostrOptions.all()) {
+            assertThat(help.toString()).contains("--" + row.name());
+        }
+    }
+
+    @Test
+    void invalidValuesStopStartUpNamingTheOptionTheValueAndWhereItWasWritten() throws Exception {
+        assertThat(run("--max-message-bytes", "12")).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("Invalid value for option 'max-message-bytes': '12' (expected >= 256) on the command line");
+        assertThat(run("--port", "seventy")).isEqualTo(2);
+        assertThat(err.toString()).contains("Invalid value for option 'port': 'seventy'");
+        assertThat(run("--auth", "sometimes")).isEqualTo(2);
+        assertThat(err.toString()).contains("'auth': 'sometimes' (must be none, write, read or all)");
+        assertThat(run("--public-url", "http://relay.example/")).isEqualTo(2);
+        assertThat(err.toString()).contains("'public-url': 'http://relay.example/'");
+        Path file = dir.resolve("bad.conf");
+        Files.writeString(file, "max-limit=10\ndefault-limit=20\n");
+        assertThat(run("-c", file.toString())).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("'default-limit': '20' (expected at most max-limit (10)) in " + file + ":2");
+        Files.writeString(file, "maximum-fun=1\n");
+        assertThat(run("-c", file.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown option 'maximum-fun' in " + file + ":1");
+        assertThat(run("--events-per-second-per-ip", "-1")).isEqualTo(2);
+        assertThat(launched).isEmpty();
+    }
+}
