@@ -10,22 +10,17 @@ import io.tern.hls.testing.TestMedia;
 import io.tern.media.AccessUnit;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.rtmp.RtmpPushClient;
-import io.tern.rtmp.bytes.ByteWriter;
-import io.tern.rtmp.chunk.ChunkWriter;
 import io.tern.rtmp.chunk.MessageType;
-import io.tern.rtmp.handshake.ClientHandshake;
 import io.tern.rtmp.handshake.HandshakeScheme;
 import io.tern.rtmp.session.RtmpSettings;
 import io.tern.server.origin.metrics.OriginCounters.Cause;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -38,12 +33,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Bad input to a running origin, over real sockets, while a good publisher streams on the same
- * origin: garbage and a huge chunk size close their connections (counted as abnormal), a publisher
+ * origin: garbage and an Enhanced RTMP (HEVC) publisher are closed (counted as abnormal), a publisher
  * that vanishes mid-part ends its stream cleanly (the held hinted part is answered, the playlist
  * ends), and timestamps that jump or go back give {@code EXT-X-DISCONTINUITY} and fragments that
  * still parse. Throughout, the good stream keeps producing parts that viewers can fetch. (The
  * engine-level cases, malformed chunks and unknown commands, are in tern-rtmp's
- * BadInputSessionTest; the truncated handshake in tern-netty's BadInputSocketTest.)
+ * BadInputSessionTest; the truncated handshake and a huge chunk size in tern-netty's
+ * BadInputSocketTest.)
  */
 class OriginBadInputTest {
     private OriginFixture origin;
@@ -73,7 +69,7 @@ class OriginBadInputTest {
     }
 
     @Test
-    void garbageAndAHugeChunkSizeAreClosedAndCountedWhileTheGoodStreamServes() throws Exception {
+    void garbageAndAnUnsupportedCodecAreClosedAndCountedWhileTheGoodStreamServes() throws Exception {
         long msnBefore = lastMsn("good");
         long abnormalBefore = origin.server.counters().errors(Cause.INGEST_ABNORMAL_CLOSE);
         try (Socket socket = connect()) {
@@ -83,12 +79,10 @@ class OriginBadInputTest {
             socket.getOutputStream().write(garbage);
             awaitClose(socket);
         }
-        try (Socket socket = handshaken(connect())) {
-            ByteWriter out = new ByteWriter(32);
-            new ChunkWriter().write(out, 2, MessageType.SET_CHUNK_SIZE, 0, 0, new byte[] {0x7F, -1, -1, -1}, 0, 4);
-            socket.getOutputStream().write(out.array(), 0, out.length());
-            awaitClose(socket);
-        }
+        RtmpPushClient hevc = publisher("hevc");
+        byte[] enhancedRtmpHevc = {(byte) 0x90, 'h', 'v', 'c', '1'};
+        hevc.sendTag(MessageType.VIDEO, 0, enhancedRtmpHevc);
+        hevc.closed().get(10, TimeUnit.SECONDS);
         awaitCount(Cause.INGEST_ABNORMAL_CLOSE, abnormalBefore + 2);
         assertGoodStreamGoesOn(msnBefore);
     }
@@ -279,29 +273,11 @@ class OriginBadInputTest {
         return socket;
     }
 
-    /** A real handshake on a connected socket; returns the socket ready for chunks. */
-    private static Socket handshaken(Socket socket) throws Exception {
-        ClientHandshake handshake = new ClientHandshake(HandshakeScheme.PLAIN);
-        ByteWriter c0c1 = new ByteWriter(1537);
-        handshake.start(c0c1, new SplittableRandom(1));
-        OutputStream out = socket.getOutputStream();
-        out.write(c0c1.array(), 0, c0c1.length());
-        byte[] answer = socket.getInputStream().readNBytes(3073);
-        ByteWriter c2 = new ByteWriter(1536);
-        handshake.consume(ByteBuffer.wrap(answer), c2, new SplittableRandom(2));
-        out.write(c2.array(), 0, c2.length());
-        return socket;
-    }
-
     /** Waits (bounded) until the origin closes {@code socket}. */
     private static void awaitClose(Socket socket) throws IOException {
         socket.setSoTimeout(5000);
-        InputStream in = socket.getInputStream();
-        byte[] sink = new byte[8192];
         try {
-            while (in.read(sink) >= 0) {
-                // whatever the origin still sent
-            }
+            socket.getInputStream().transferTo(OutputStream.nullOutputStream());
         } catch (SocketTimeoutException e) {
             throw new AssertionError("the origin did not close the connection within 5 s");
         } catch (IOException reset) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.hls.record.ByteSource;
 import io.tern.hls.record.FragmentedMp4Tail;
 import io.tern.hls.record.RecordingFile;
-import io.tern.server.Main;
 import io.tern.server.origin.OriginServer;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.config.OriginConfigFile;
@@ -21,7 +20,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -117,14 +115,7 @@ class RecordingCrashTest {
     }
 
     private Process startOrigin(int rtmpPort, int httpPort, Path recordings) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(
-                java,
-                "--add-exports",
-                "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
+        List<String> command = Harness.ternCommand(
                 "origin",
                 "--listen",
                 "127.0.0.1",
@@ -135,7 +126,7 @@ class RecordingCrashTest {
                 "--record-dir",
                 recordings.toString(),
                 "--record-rotate",
-                "2s"));
+                "2s");
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 
