@@ -2,6 +2,7 @@ package io.tern.server.origin.harness;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import io.tern.server.Main;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -78,6 +79,19 @@ public final class Harness {
             }
         }
         return null;
+    }
+
+    /** {@code tern ARGS...} in a JVM of its own, on this test's class path, as a user would start it. */
+    public static List<String> ternCommand(String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-exports",
+                "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
+        command.addAll(List.of(args));
+        return command;
     }
 
     /** A TCP port free on loopback right now. */

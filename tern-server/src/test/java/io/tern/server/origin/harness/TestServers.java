@@ -7,11 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Test certificates for HTTP servers the harness tests start. */
-final class TestServers {
+public final class TestServers {
     private TestServers() {}
 
     /** A throwaway self-signed certificate for 127.0.0.1 and localhost, written under {@code dir}. */
-    static TlsSettings selfSigned(Path dir) throws Exception {
+    public static TlsSettings selfSigned(Path dir) throws Exception {
         X509Bundle bundle = new CertificateBuilder()
                 .subject("CN=localhost")
                 .ecp256()

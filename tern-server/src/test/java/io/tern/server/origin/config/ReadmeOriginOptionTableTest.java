@@ -1,0 +1,37 @@
+package io.tern.server.origin.config;
+
+import io.tern.server.config.ReadmeSection;
+import io.tern.server.origin.config.OriginOption.Scope;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's table of origin options is made from {@link OriginOptions}: this test fails when
+ * they disagree. {@code ./mvnw -pl tern-server test -Dtest=ReadmeOriginOptionTableTest
+ * -Dtern.readme.write=true} writes the table into the README instead.
+ */
+class ReadmeOriginOptionTableTest {
+    private static final String BEGIN =
+            "<!-- origin-options:begin (generated from OriginOptions by ReadmeOriginOptionTableTest) -->";
+    private static final String END = "<!-- origin-options:end -->";
+
+    @Test
+    void readmeListsEveryOriginOptionAsTheTableDoes() throws IOException {
+        ReadmeSection.checkOrWrite(BEGIN, END, table(), "origin option table");
+    }
+
+    /** One line per option: its name, what it does (and whether a stream section may set it), its default. */
+    static String table() {
+        List<String> lines = new ArrayList<>();
+        lines.add("| Option | Meaning | Default |");
+        lines.add("|---|---|---|");
+        for (OriginOption<?> option : OriginOptions.all()) {
+            String help = option.help() + (option.scope() == Scope.STREAM ? " Also per stream." : "");
+            lines.add("| `" + option.name() + "` | " + ReadmeSection.cell(help) + " | "
+                    + ReadmeSection.cell(option.defaultText()) + " |");
+        }
+        return String.join("\n", lines);
+    }
+}
