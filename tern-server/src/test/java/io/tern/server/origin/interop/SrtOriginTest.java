@@ -266,6 +266,60 @@ class SrtOriginTest {
         }
     }
 
+    /**
+     * With {@code --on-publish}, a slow hook's answer is awaited across the publisher's repeated
+     * handshakes (pending decisions): libsrt's caller connects once the hook allows, and is refused
+     * as unauthorized when it does not.
+     */
+    @Test
+    void theOnPublishHookDecidesSrtPublishesAsItsAnswerArrives() throws Exception {
+        origin.close();
+        com.sun.net.httpserver.HttpServer hook =
+                com.sun.net.httpserver.HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        hook.createContext("/hook", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            try {
+                Thread.sleep(600); // a slow authorisation service: longer than two handshake repetitions
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.sendResponseHeaders(
+                    body.contains("\"protocol\":\"srt\"") && body.contains("\"name\":\"hooked\"") ? 204 : 403, -1);
+            exchange.close();
+        });
+        hook.start();
+        try {
+            origin = new OriginFixture(
+                    List.of(),
+                    "no-publish-auth",
+                    "on-publish=http://127.0.0.1:" + hook.getAddress().getPort() + "/hook");
+            int port = origin.server.srtAddress().getPort();
+            Peers.Result denied = Peers.run(
+                    publish("srt://127.0.0.1:" + port + "?streamid=publish:live/denied", 2), Duration.ofSeconds(30));
+            assertThat(denied.exitCode()).as(denied.output()).isNotZero();
+            assertThat(origin.server.registry().lookup("denied")).isNull();
+            Path log = Files.createTempFile("tern-srt-ffmpeg", ".log");
+            Process ffmpeg = Peers.start(publish("srt://127.0.0.1:" + port + "?streamid=publish:live/hooked", 4), log);
+            try {
+                origin.awaitStream("hooked", 20_000);
+                assertThat(origin.server
+                                .registry()
+                                .snapshot("hooked")
+                                .get(5, TimeUnit.SECONDS)
+                                .protocol())
+                        .isEqualTo("srt");
+                assertThat(Peers.finish(ffmpeg, log, Duration.ofSeconds(30)).exitCode())
+                        .as(Files.readString(log))
+                        .isZero();
+            } finally {
+                ffmpeg.destroyForcibly();
+                Files.deleteIfExists(log);
+            }
+        } finally {
+            hook.stop(0);
+        }
+    }
+
     private StreamSnapshot awaitEnded(String name) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         StreamSnapshot s = origin.server.registry().snapshot(name).get(5, TimeUnit.SECONDS);
