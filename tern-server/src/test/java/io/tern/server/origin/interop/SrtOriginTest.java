@@ -2,6 +2,7 @@ package io.tern.server.origin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.netty.srt.SrtPeers;
 import io.tern.netty.srt.UdpImpairmentProxy;
 import io.tern.server.origin.harness.FfmpegPublisher;
 import io.tern.server.origin.harness.Harness;
@@ -33,7 +34,7 @@ class SrtOriginTest {
     private static final String SERVER_PASSPHRASE = "server-wide-passphrase";
     private static final String ALICE_PASSPHRASE = "alice-own-passphrase";
 
-    /** 20 s of 640x360 30 fps H.264 (a keyframe a second) + AAC, as MPEG-TS: made once, sent with -c copy. */
+    /** 20 s of 720p30 H.264 (a keyframe a second) + AAC, as MPEG-TS: made once, sent with -c copy. */
     private static Path fixture;
 
     private OriginFixture origin;
@@ -41,58 +42,14 @@ class SrtOriginTest {
     @BeforeAll
     static void encodeFixture() throws Exception {
         FfmpegPublisher.require();
-        fixture = Files.createTempFile("tern-srt-origin", ".ts");
-        Peers.Result r = Peers.run(
-                List.of(
-                        "ffmpeg",
-                        "-hide_banner",
-                        "-nostdin",
-                        "-loglevel",
-                        "error",
-                        "-y",
-                        "-f",
-                        "lavfi",
-                        "-i",
-                        "testsrc2=size=640x360:rate=30",
-                        "-f",
-                        "lavfi",
-                        "-i",
-                        "sine=frequency=1000:sample_rate=48000",
-                        "-t",
-                        "20",
-                        "-c:v",
-                        "libx264",
-                        "-preset",
-                        "ultrafast",
-                        "-pix_fmt",
-                        "yuv420p",
-                        "-g",
-                        "30",
-                        "-keyint_min",
-                        "30",
-                        "-sc_threshold",
-                        "0",
-                        "-b:v",
-                        "1500k",
-                        "-c:a",
-                        "aac",
-                        "-b:a",
-                        "128k",
-                        "-ar",
-                        "48000",
-                        "-ac",
-                        "2",
-                        "-f",
-                        "mpegts",
-                        fixture.toString()),
-                Duration.ofSeconds(120));
-        assertThat(r.exitCode()).as(r.output()).isZero();
+        fixture = SrtPeers.fixture(Files.createTempDirectory("tern-srt-origin"), 20);
     }
 
     @AfterAll
     static void deleteFixture() throws Exception {
         if (fixture != null) {
             Files.deleteIfExists(fixture);
+            Files.deleteIfExists(fixture.getParent());
         }
     }
 
@@ -218,7 +175,7 @@ class SrtOriginTest {
                     .as("ffmpeg's errors decoding the LL-HLS")
                     .isEmpty();
             Peers.Result probe = Peers.probe(origin.url("/live/cam1/" + instance + "/video.m3u8"));
-            assertThat(probe.output()).contains("codec_name=h264").contains("width=640");
+            assertThat(probe.output()).contains("codec_name=h264").contains("width=1280");
 
             assertThat(Peers.finish(ffmpeg, log, Duration.ofSeconds(40)).exitCode())
                     .as(Files.readString(log))
