@@ -44,6 +44,7 @@ public final class SrtListener extends SrtEndpoint {
     long conclusions;
     long badCookies;
     long rejections;
+    long pendingDecisions;
 
     public SrtListener(SrtSettings settings, StreamAuthorizer authorizer, RandomGenerator random) {
         super(settings, random, 8192, 8192);
@@ -137,6 +138,10 @@ public final class SrtListener extends SrtEndpoint {
             return;
         }
         StreamAuthorizer.Decision decision = authorizer.authorize(sid, remote);
+        if (decision != null && decision.isPending()) {
+            pendingDecisions++;
+            return;
+        }
         if (decision == null || !decision.accepted()) {
             reject(hs, remote, decision == null ? RejectReason.X_FORBIDDEN : decision.rejectCode(), rawSid);
             return;
@@ -285,5 +290,10 @@ public final class SrtListener extends SrtEndpoint {
 
     public long rejections() {
         return rejections;
+    }
+
+    /** Conclusions dropped because the owner's decision was {@link StreamAuthorizer.Decision#pending()}. */
+    public long pendingDecisions() {
+        return pendingDecisions;
     }
 }

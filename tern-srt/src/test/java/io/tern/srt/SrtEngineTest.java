@@ -125,6 +125,25 @@ class SrtEngineTest {
     }
 
     @Test
+    void aPendingDecisionIsAskedAgainOnTheCallersRepeatedConclusion() {
+        int[] asked = new int[1];
+        SrtListener l = new SrtListener(
+                SrtSettings.defaults(),
+                (sid, peer) ->
+                        ++asked[0] < 3 ? StreamAuthorizer.Decision.pending() : StreamAuthorizer.Decision.accept(PASS),
+                new Random(1));
+        SrtCaller c =
+                new SrtCaller(SrtSettings.defaults(), SrtCaller.Options.of("publish:live/x", PASS, 16), new Random(2));
+        SimulatedNetwork n = new SimulatedNetwork(l, c);
+        n.connect();
+        n.runUntil(n.nowNs + 2_000_000_000L);
+        assertThat(asked[0]).isEqualTo(3);
+        assertThat(l.pendingDecisions()).isEqualTo(2);
+        assertThat(n.callerEvents).singleElement().isInstanceOf(SrtEvent.Connected.class);
+        assertThat(l.sessionCount()).isEqualTo(1);
+    }
+
+    @Test
     void anUnansweredCallerTimesOut() {
         SimulatedNetwork n = pair(120, 120, null, SrtCaller.Options.of("publish:live/x", null, 16));
         n.lossToListener = 1.0;

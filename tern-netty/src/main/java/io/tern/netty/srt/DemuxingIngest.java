@@ -19,7 +19,8 @@ import java.util.Map;
 public final class DemuxingIngest implements SrtIngestListener {
     /** The server's side: streams appear, carry access units, and end. */
     public interface MediaSink {
-        void streamStarted(long sessionId, StreamId streamId, InetSocketAddress peer);
+        /** @param keyLength the AES key length in bytes (16, 24, 32), 0 when not encrypted */
+        void streamStarted(long sessionId, StreamId streamId, InetSocketAddress peer, int latencyMs, int keyLength);
 
         void refused(InetSocketAddress peer, int code, String streamId);
 
@@ -39,7 +40,7 @@ public final class DemuxingIngest implements SrtIngestListener {
     @Override
     public void onConnected(long sessionId, StreamId streamId, InetSocketAddress peer, int latencyMs, int keyLength) {
         demuxers.put(sessionId, new TsDemuxer());
-        sink.streamStarted(sessionId, streamId, peer);
+        sink.streamStarted(sessionId, streamId, peer, latencyMs, keyLength);
     }
 
     @Override
@@ -64,6 +65,12 @@ public final class DemuxingIngest implements SrtIngestListener {
             drain(sessionId, d);
             sink.streamEnded(sessionId, reason, stats, d.stats());
         }
+    }
+
+    /** Session {@code sessionId}'s demuxer counters so far, or null when it is not live; on the loop. */
+    public TsStats demuxStats(long sessionId) {
+        TsDemuxer d = demuxers.get(sessionId);
+        return d == null ? null : d.stats();
     }
 
     private void drain(long sessionId, TsDemuxer d) {

@@ -2,6 +2,7 @@ package io.tern.netty.srt;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramChannel;
 import io.tern.netty.NettyTransports;
@@ -28,11 +29,13 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SrtServer implements AutoCloseable {
     private final Channel channel;
     private final SrtListener engine;
+    private final SrtDriver driver;
     private final Set<Long> live = ConcurrentHashMap.newKeySet();
 
-    private SrtServer(Channel channel, SrtListener engine) {
+    private SrtServer(Channel channel, SrtListener engine, SrtDriver driver) {
         this.channel = channel;
         this.engine = engine;
+        this.driver = driver;
     }
 
     public static SrtServer start(
@@ -82,8 +85,36 @@ public final class SrtServer implements AutoCloseable {
                 .option(io.netty.channel.ChannelOption.SO_SNDBUF, 4 << 20)
                 .handler(driver);
         Channel ch = b.bind(bind).sync().channel();
-        self[0] = new SrtServer(ch, engine);
+        self[0] = new SrtServer(ch, engine, driver);
         return self[0];
+    }
+
+    /** The one loop the engine, and so every session's callbacks, run on. */
+    public EventLoop eventLoop() {
+        return channel.eventLoop();
+    }
+
+    /** Session {@code sessionId}'s counters now, or null once it is gone; only on {@link #eventLoop()}. */
+    public SrtStats statsNow(long sessionId) {
+        if (!channel.eventLoop().inEventLoop()) {
+            throw new IllegalStateException("SRT stats are read on the listener's event loop");
+        }
+        return engine.stats(sessionId);
+    }
+
+    /**
+     * Ends session {@code sessionId} from the server's side (SHUTDOWN to the caller); any thread.
+     * Its {@link SrtIngestListener#onClosed} follows, with {@link SrtEvent.CloseReason#LOCAL}.
+     */
+    public void close(long sessionId) {
+        channel.eventLoop().execute(() -> {
+            engine.close(sessionId, System.nanoTime());
+            driver.drain();
+        });
+    }
+
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) channel.localAddress();
     }
 
     public int port() {

@@ -44,7 +44,7 @@ final class IngestRecorder implements DemuxingIngest.MediaSink {
     }
 
     @Override
-    public void streamStarted(long sessionId, StreamId streamId, InetSocketAddress peer) {
+    public void streamStarted(long sessionId, StreamId streamId, InetSocketAddress peer, int latencyMs, int keyLength) {
         Stream s = new Stream(streamId);
         bySession.put(sessionId, s);
         byName.put(streamId.resource(), s);

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Assumptions;
  * The real SRT peers: Debian's ffmpeg/ffprobe (libsrt 1.5) and srt-live-transmit (srt-tools).
  * Outside CI a missing one skips the test; with CI=true it fails it.
  */
-final class SrtPeers {
+public final class SrtPeers {
     record Result(int exit, String output) {}
 
     record Packet(int stream, long pts, long dts, boolean key) {}
@@ -74,7 +74,8 @@ final class SrtPeers {
         return cached;
     }
 
-    static Path fixture(Path dir, int seconds) throws Exception {
+    /** 1280x720 30 fps libx264 (GOP 1 s) + AAC, {@code seconds} long, as {@code dir/fixture.ts}. */
+    public static Path fixture(Path dir, int seconds) throws Exception {
         Path ts = dir.resolve("fixture.ts");
         Result r = run(
                 List.of(

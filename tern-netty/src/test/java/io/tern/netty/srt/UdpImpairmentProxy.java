@@ -18,10 +18,10 @@ import java.util.Random;
  * directions suffer seeded loss, delay, jitter (so reordering) and duplication. Queues are bounded
  * in datagrams, and the proxy's one thread stops on {@link #close()}.
  */
-final class UdpImpairmentProxy implements AutoCloseable {
+public final class UdpImpairmentProxy implements AutoCloseable {
     /** One direction's impairments. */
-    record Impairment(double loss, long delayNs, long jitterNs, double duplicate) {
-        static Impairment none() {
+    public record Impairment(double loss, long delayNs, long jitterNs, double duplicate) {
+        public static Impairment none() {
             return new Impairment(0, 0, 0, 0);
         }
     }
@@ -44,11 +44,11 @@ final class UdpImpairmentProxy implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private long order;
-    volatile long forwarded;
-    volatile long lost;
-    volatile long overflow;
+    public volatile long forwarded;
+    public volatile long lost;
+    public volatile long overflow;
 
-    UdpImpairmentProxy(InetSocketAddress target, Impairment toTarget, Impairment toClient, long seed)
+    public UdpImpairmentProxy(InetSocketAddress target, Impairment toTarget, Impairment toClient, long seed)
             throws IOException {
         this.target = target;
         this.toTarget = toTarget;
@@ -63,7 +63,7 @@ final class UdpImpairmentProxy implements AutoCloseable {
         thread.start();
     }
 
-    int port() {
+    public int port() {
         try {
             return ((InetSocketAddress) front.getLocalAddress()).getPort();
         } catch (IOException e) {
@@ -127,7 +127,7 @@ final class UdpImpairmentProxy implements AutoCloseable {
      * of a stream have no successor to reveal their loss, so no SRT receiver (libsrt's included)
      * can ask for them again; a test that counts every frame lets the tail through.
      */
-    UdpImpairmentProxy impairFor(long ns) {
+    public UdpImpairmentProxy impairFor(long ns) {
         this.impairForNs = ns;
         return this;
     }

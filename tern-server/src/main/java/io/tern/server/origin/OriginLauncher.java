@@ -5,6 +5,7 @@ import io.tern.server.origin.auth.PublishPolicy;
 import io.tern.server.origin.config.LogLevel;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.config.OriginOptions;
+import io.tern.server.origin.ingest.SrtIngest;
 import io.tern.server.origin.registry.StreamNames;
 import java.io.PrintStream;
 import java.net.Inet4Address;
@@ -83,6 +84,7 @@ public final class OriginLauncher implements OriginServerLauncher {
                     .append(EXAMPLE_STREAM)
                     .append(" (no token needed: --no-publish-auth)");
         }
+        text.append("\n").append(SrtIngest.exampleUrl(server, host, EXAMPLE_STREAM));
         text.append("\nPlay: ").append(play);
         if (server.httpsPort() > 0) {
             text.append(" (or https://")

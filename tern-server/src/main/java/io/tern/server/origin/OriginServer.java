@@ -8,6 +8,7 @@ import static io.tern.server.origin.config.OriginOptions.MAX_HELD_REQUESTS_PER_I
 import static io.tern.server.origin.config.OriginOptions.MAX_HTTP_CONNECTIONS;
 import static io.tern.server.origin.config.OriginOptions.MAX_HTTP_CONNECTIONS_PER_IP;
 import static io.tern.server.origin.config.OriginOptions.MAX_RTMP_CONNECTIONS;
+import static io.tern.server.origin.config.OriginOptions.MAX_SRT_SESSIONS;
 import static io.tern.server.origin.config.OriginOptions.MAX_STREAMS;
 import static io.tern.server.origin.config.OriginOptions.PROMETHEUS;
 import static io.tern.server.origin.config.OriginOptions.PROMETHEUS_PORT;
@@ -17,6 +18,8 @@ import static io.tern.server.origin.config.OriginOptions.RECORD_MAX_BYTES;
 import static io.tern.server.origin.config.OriginOptions.RECORD_QUEUE_BYTES;
 import static io.tern.server.origin.config.OriginOptions.RECORD_ROTATE;
 import static io.tern.server.origin.config.OriginOptions.RTMP_PORT;
+import static io.tern.server.origin.config.OriginOptions.SRT_LATENCY_MS;
+import static io.tern.server.origin.config.OriginOptions.SRT_PORT;
 import static io.tern.server.origin.config.OriginOptions.THREADS;
 import static io.tern.server.origin.config.OriginOptions.TLS_CERT;
 import static io.tern.server.origin.config.OriginOptions.TLS_KEY;
@@ -31,6 +34,8 @@ import io.tern.netty.http.HttpService;
 import io.tern.netty.http.HttpTls;
 import io.tern.netty.rtmp.RtmpListener;
 import io.tern.netty.rtmp.RtmpListenerSettings;
+import io.tern.netty.srt.DemuxingIngest;
+import io.tern.netty.srt.SrtServer;
 import io.tern.netty.stream.TlsContextSource;
 import io.tern.netty.stream.TlsSettings;
 import io.tern.server.metrics.HttpMetrics;
@@ -39,14 +44,17 @@ import io.tern.server.origin.auth.PublishPolicy;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.http.HlsRoutes;
 import io.tern.server.origin.ingest.RtmpIngest;
+import io.tern.server.origin.ingest.SrtIngest;
 import io.tern.server.origin.metrics.OriginCounters;
 import io.tern.server.origin.metrics.OriginMetrics;
+import io.tern.server.origin.metrics.SrtMetrics;
 import io.tern.server.origin.record.RecordingDisk;
 import io.tern.server.origin.record.RecordingStore;
 import io.tern.server.origin.record.RecordingWriter;
 import io.tern.server.origin.registry.StreamRegistry;
 import io.tern.server.origin.stream.DirectBudget;
 import io.tern.server.origin.stream.StreamContext;
+import io.tern.srt.SrtSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -76,6 +84,8 @@ public final class OriginServer implements AutoCloseable {
     private RecordingWriter writer;
     private StreamRegistry registry;
     private RtmpListener rtmp;
+    private SrtIngest srtIngest;
+    private SrtServer srt;
     private TlsContextSource tls;
     private HttpServer http;
     private MetricsEndpoint metrics;
@@ -139,6 +149,18 @@ public final class OriginServer implements AutoCloseable {
                         32 * 1024,
                         256 * 1024),
                 new RtmpIngest(registry));
+        srtIngest = new SrtIngest(registry, SrtIngest.passphrases(config), config.get(MAX_STREAMS));
+        DemuxingIngest demuxer = new DemuxingIngest(srtIngest);
+        SrtSettings srtDefaults = SrtSettings.defaults();
+        srt = SrtServer.start(
+                group,
+                new InetSocketAddress(any.getAddress(), config.get(SRT_PORT)),
+                srtDefaults
+                        .withLatencyMs(config.get(SRT_LATENCY_MS))
+                        .withLimits(config.get(MAX_SRT_SESSIONS), srtDefaults.maxSessionsPerIp()),
+                srtIngest,
+                demuxer);
+        srtIngest.attach(srt, demuxer);
         HttpLimits limits = HttpLimits.DEFAULTS.toBuilder()
                 .connections(config.get(MAX_HTTP_CONNECTIONS), config.get(MAX_HTTP_CONNECTIONS_PER_IP))
                 .heldRequests(config.get(MAX_HELD_REQUESTS), config.get(MAX_HELD_REQUESTS_PER_IP))
@@ -155,10 +177,12 @@ public final class OriginServer implements AutoCloseable {
         if (config.get(PROMETHEUS)) {
             OriginMetrics origin = new OriginMetrics(registry, writer, budget, rtmp::connections);
             HttpMetrics httpMetrics = new HttpMetrics(http.counters());
+            SrtMetrics srtMetrics = new SrtMetrics(srtIngest);
             metrics = MetricsEndpoint.start(
                     r -> {
                         origin.register(r);
                         httpMetrics.register(r);
+                        srtMetrics.register(r);
                     },
                     () -> false,
                     new InetSocketAddress(config.get(PROMETHEUS_PORT)));
@@ -195,6 +219,11 @@ public final class OriginServer implements AutoCloseable {
         return rtmp.localAddress();
     }
 
+    /** The SRT listener's UDP address. */
+    public InetSocketAddress srtAddress() {
+        return srt.localAddress();
+    }
+
     public int httpPort() {
         return http.port();
     }
@@ -210,7 +239,7 @@ public final class OriginServer implements AutoCloseable {
     }
 
     public String summary() {
-        return "RTMP " + rtmp.localAddress() + ", HTTP " + http.plainAddresses()
+        return "RTMP " + rtmp.localAddress() + ", SRT udp " + srt.localAddress() + ", HTTP " + http.plainAddresses()
                 + (tls == null ? "" : ", HTTPS " + http.tlsAddresses()) + ", " + NettyTransports.name() + ", "
                 + (writer == null
                         ? "recording off"
@@ -225,6 +254,9 @@ public final class OriginServer implements AutoCloseable {
         }
         if (rtmp != null) {
             rtmp.close();
+        }
+        if (srt != null) {
+            srt.close();
         }
         if (metrics != null) {
             metrics.close();

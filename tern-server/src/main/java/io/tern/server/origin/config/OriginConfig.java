@@ -48,6 +48,8 @@ public final class OriginConfig {
 
     private final Map<OriginOption<?>, Setting> server;
     private final Map<String, Map<OriginOption<?>, Setting>> streams;
+    /** Every server-wide value given, in order, for the options that may be repeated. */
+    private final Map<OriginOption<?>, List<Object>> repeated = new HashMap<>();
 
     private OriginConfig(Map<OriginOption<?>, Setting> server, Map<String, Map<OriginOption<?>, Setting>> streams) {
         this.server = server;
@@ -70,17 +72,20 @@ public final class OriginConfig {
             server.put(row, new Setting(row.defaultValue(), ConfigSource.defaultValue()));
         }
         Map<String, Map<OriginOption<?>, Setting>> streams = new LinkedHashMap<>();
+        Map<OriginOption<?>, List<Object>> repeated = new HashMap<>();
         List<OptionOccurrence> all = new ArrayList<>(file);
         all.addAll(commandLine);
         for (OptionOccurrence o : all) {
             Setting parsed = new Setting(parse(o), o.source());
             if (o.stream() == null) {
                 server.put(o.option(), parsed);
+                repeated.computeIfAbsent(o.option(), k -> new ArrayList<>()).add(parsed.value());
             } else {
                 streams.computeIfAbsent(o.stream(), k -> new LinkedHashMap<>()).put(o.option(), parsed);
             }
         }
         OriginConfig config = new OriginConfig(server, streams);
+        config.repeated.putAll(repeated);
         config.check();
         return config;
     }
@@ -99,6 +104,22 @@ public final class OriginConfig {
     @SuppressWarnings("unchecked")
     public <V> V get(OriginOption<V> option) {
         return (V) server.get(option).value();
+    }
+
+    /**
+     * Every server-wide value of {@code option} given, in order (file first, then the command line),
+     * for an option that may be repeated ({@code srt-user}); empty when none was given.
+     */
+    @SuppressWarnings("unchecked")
+    public <V> List<V> getAll(OriginOption<V> option) {
+        return (List<V>) List.copyOf(repeated.getOrDefault(option, List.of()));
+    }
+
+    /** The value of a per-stream option for stream {@code name}: its section's, else the server-wide one. */
+    @SuppressWarnings("unchecked")
+    public <V> V streamValue(String name, OriginOption<V> option) {
+        Map<OriginOption<?>, Setting> own = streams.getOrDefault(name, Map.of());
+        return (V) value(own, option);
     }
 
     /** Where the server-wide value of {@code option} came from. */

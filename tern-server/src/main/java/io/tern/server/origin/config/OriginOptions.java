@@ -112,6 +112,41 @@ public final class OriginOptions {
     public static final OriginOption<Integer> MAX_RTMP_CONNECTIONS =
             server("max-rtmp-connections", integer(1, 100_000), 1000, null, "RTMP connections open at once.");
 
+    // ---- SRT ingest
+
+    public static final OriginOption<Integer> SRT_PORT = server(
+            "srt-port",
+            port(),
+            8890,
+            null,
+            "SRT ingest port (UDP): publish to srt://HOST:PORT?streamid=publish:live/NAME.");
+    public static final OriginOption<Integer> SRT_LATENCY_MS = server(
+            "srt-latency-ms",
+            integer(20, 10_000),
+            120,
+            null,
+            "SRT receive latency (TSBPD delay); a publisher asking for more gets more.");
+    public static final OriginOption<String> SRT_PASSPHRASE = add(new OriginOption<>(
+            "srt-passphrase",
+            SrtValueTypes.passphrase(),
+            null,
+            "none (SRT publishers do not encrypt)",
+            Scope.STREAM,
+            true,
+            "The passphrase SRT publishers must encrypt with (10 to 79 characters; AES key length as the"
+                    + " publisher chooses)."));
+    public static final OriginOption<SrtUser> SRT_USER = add(new OriginOption<>(
+            "srt-user",
+            SrtValueTypes.user(),
+            null,
+            null,
+            Scope.SERVER,
+            true,
+            "NAME:PASSPHRASE: a publisher naming user NAME in its stream id (u=NAME) encrypts with this"
+                    + " passphrase, on any stream; repeat for several users."));
+    public static final OriginOption<Integer> MAX_SRT_SESSIONS =
+            server("max-srt-sessions", integer(1, 100_000), 1000, null, "SRT sessions open at once.");
+
     // ---- viewers
 
     public static final OriginOption<Integer> MAX_HTTP_CONNECTIONS = server(

@@ -21,4 +21,9 @@ public interface IngestSession {
 
     /** Ends the publish from the server's side (shutdown, an operator's kick); any thread. */
     void disconnect(String reason);
+
+    /** The SRT session's transport counters now, on {@link #eventLoop()}; null for other protocols. */
+    default StreamSnapshot.Srt srt() {
+        return null;
+    }
 }

@@ -73,25 +73,45 @@ public final class StreamRegistry implements AutoCloseable {
      */
     public CompletableFuture<PublishOutcome> publish(PublishRequest request, IngestSession session) {
         String who = describe(request, session);
-        if (!StreamNames.APP.equals(request.app())) {
-            return refuse(
-                    who,
-                    Cause.PUBLISH_BAD_NAME,
-                    "application '" + request.app() + "' is not served; publish to /" + StreamNames.APP + "/NAME");
-        }
-        if (!StreamNames.valid(request.name())) {
-            return refuse(
-                    who, Cause.PUBLISH_BAD_NAME, "stream name '" + request.name() + "' is not " + StreamNames.RULE);
-        }
-        LiveStream current = streams.get(request.name());
-        if (current != null && !current.ended()) {
-            return refuse(who, Cause.PUBLISH_ALREADY_LIVE, alreadyLive(current));
+        PublishOutcome refused = checkName(request, who);
+        if (refused != null) {
+            return CompletableFuture.completedFuture(refused);
         }
         return policy.authorizer(request.name())
                 .authorize(request)
                 .thenApply(decision -> decision.allowed()
                         ? claim(request, session, who)
                         : refused(who, Cause.PUBLISH_UNAUTHORIZED, decision.reason()));
+    }
+
+    /**
+     * Claims the name for an ingest that already asked {@link #policy()} itself (SRT asks during its
+     * handshake, where a refusal can still be told to the publisher): the same checks as {@link
+     * #publish} but the policy's, and the same claim. Any thread.
+     */
+    public PublishOutcome publishAuthorized(PublishRequest request, IngestSession session) {
+        String who = describe(request, session);
+        PublishOutcome refused = checkName(request, who);
+        return refused != null ? refused : claim(request, session, who);
+    }
+
+    /** The application, name and "already live" checks: null when they pass. */
+    private PublishOutcome checkName(PublishRequest request, String who) {
+        if (!StreamNames.APP.equals(request.app())) {
+            return refused(
+                    who,
+                    Cause.PUBLISH_BAD_NAME,
+                    "application '" + request.app() + "' is not served; publish to /" + StreamNames.APP + "/NAME");
+        }
+        if (!StreamNames.valid(request.name())) {
+            return refused(
+                    who, Cause.PUBLISH_BAD_NAME, "stream name '" + request.name() + "' is not " + StreamNames.RULE);
+        }
+        LiveStream current = streams.get(request.name());
+        if (current != null && !current.ended()) {
+            return refused(who, Cause.PUBLISH_ALREADY_LIVE, alreadyLive(current));
+        }
+        return null;
     }
 
     private synchronized PublishOutcome claim(PublishRequest request, IngestSession session, String who) {
@@ -120,10 +140,6 @@ public final class StreamRegistry implements AutoCloseable {
         IngestSession s = current.session();
         return "stream " + StreamNames.APP + "/" + current.name() + " is already being published (by " + s.protocol()
                 + " " + s.remoteAddress() + ")";
-    }
-
-    private CompletableFuture<PublishOutcome> refuse(String who, Cause cause, String reason) {
-        return CompletableFuture.completedFuture(refused(who, cause, reason));
     }
 
     private PublishOutcome refused(String who, Cause cause, String reason) {

@@ -26,6 +26,7 @@ import java.util.List;
  * @param droppedFrames      frames the packager dropped (before a keyframe, oversized, no configuration, ...)
  * @param recording          null when the stream is not recorded
  * @param lastErrors         the latest problems, newest last (at most {@code MAX_ERRORS})
+ * @param srt                the SRT session's transport counters; null unless {@code protocol} is {@code srt}
  */
 public record StreamSnapshot(
         String name,
@@ -47,7 +48,8 @@ public record StreamSnapshot(
         long timestampJumps,
         long droppedFrames,
         Recording recording,
-        List<String> lastErrors) {
+        List<String> lastErrors,
+        Srt srt) {
 
     public static final int MAX_ERRORS = 10;
 
@@ -63,4 +65,30 @@ public record StreamSnapshot(
      * @param restarts     times the recording dropped and resumed in a new file
      */
     public record Recording(String file, long bytesWritten, long droppedBytes, long restarts) {}
+
+    /**
+     * An SRT publisher's transport, from its session's counters (the last ones once it closed).
+     *
+     * @param latencyMs               the negotiated receive latency
+     * @param keyLengthBytes          AES key length, 16, 24 or 32; 0 when not encrypted
+     * @param rttMs                   smoothed round-trip time
+     * @param receiveBitsPerSecond    payload bitrate over the last second
+     * @param packetsReceived         data packets received, retransmissions included
+     * @param packetsLost             packets found missing (each later recovered or dropped)
+     * @param packetsRetransmitted    retransmitted packets received
+     * @param packetsDroppedTooLate   packets given up on, their play time passed
+     * @param packetsUndecryptable    packets that did not decrypt
+     * @param tsContinuityErrors      MPEG-TS continuity counter errors the demuxer saw (a gap in the media)
+     */
+    public record Srt(
+            int latencyMs,
+            int keyLengthBytes,
+            double rttMs,
+            long receiveBitsPerSecond,
+            long packetsReceived,
+            long packetsLost,
+            long packetsRetransmitted,
+            long packetsDroppedTooLate,
+            long packetsUndecryptable,
+            long tsContinuityErrors) {}
 }

@@ -566,7 +566,8 @@ public final class LiveStream implements StreamInput {
                 ingestJumps + (s == null ? 0 : s.timestampJumps()),
                 s == null ? 0 : dropped(s),
                 recording == null ? null : recording.snapshot(),
-                new ArrayList<>(lastErrors));
+                new ArrayList<>(lastErrors),
+                session.srt());
     }
 
     private double frameRate() {

@@ -101,6 +101,13 @@ public final class Harness {
         }
     }
 
+    /** A UDP port free on loopback now (for the SRT listener). */
+    public static int freeUdpPort() throws IOException {
+        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
     public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;

@@ -47,6 +47,7 @@ final class OriginFixture implements AutoCloseable {
         add(cli, OriginOptions.LISTEN, "127.0.0.1");
         add(cli, OriginOptions.RTMP_PORT, Integer.toString(Harness.freePort()));
         add(cli, OriginOptions.HTTP_PORT, Integer.toString(Harness.freePort()));
+        add(cli, OriginOptions.SRT_PORT, Integer.toString(Harness.freeUdpPort()));
         add(cli, OriginOptions.THREADS, "2");
         for (String option : options) {
             int eq = option.indexOf('=');

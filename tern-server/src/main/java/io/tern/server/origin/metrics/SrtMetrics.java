@@ -1,0 +1,121 @@
+package io.tern.server.origin.metrics;
+
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.tern.server.origin.ingest.SrtIngest;
+import io.tern.server.origin.metrics.SrtCounters.Kind;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Prometheus collectors for the SRT ingest ({@code tern_origin_srt_*}). Totals carry no stream
+ * label; the per-stream series ({@code stream} label) exist only for streams published over SRT
+ * now, so they are bounded by {@code --max-streams}. Live sessions are read once per scrape, on
+ * the SRT loop.
+ */
+public final class SrtMetrics {
+    /** How long a scrape waits for the SRT loop; past it the live series are left out of that scrape. */
+    private static final long SAMPLE_TIMEOUT_MS = 2000;
+
+    private final SrtIngest ingest;
+    private final SrtCounters counters;
+
+    public SrtMetrics(SrtIngest ingest) {
+        this.ingest = ingest;
+        this.counters = ingest.counters();
+    }
+
+    private List<SrtIngest.Sample> sample() {
+        try {
+            return ingest.sample().get(SAMPLE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return List.of();
+        }
+    }
+
+    public void register(PrometheusRegistry r) {
+        GaugeWithCallback.builder()
+                .name("tern_origin_srt_sessions")
+                .help("SRT publishers connected now")
+                .callback(cb -> cb.call(sample().size()))
+                .register(r);
+        CounterWithCallback.builder()
+                .name("tern_origin_srt_connections")
+                .help("SRT handshakes completed")
+                .callback(cb -> cb.call(counters.sessionsConnected()))
+                .register(r);
+        CounterWithCallback.builder()
+                .name("tern_origin_srt_rejections")
+                .help("SRT callers refused at the handshake, by libsrt reason")
+                .labelNames("reason")
+                .callback(cb -> counters.forEachRejection((reason, n) -> cb.call(n, reason)))
+                .register(r);
+        CounterWithCallback.builder()
+                .name("tern_origin_srt_packets")
+                .help("SRT data packets over every session, by kind: received, lost (then recovered or"
+                        + " dropped), retransmitted (received again), dropped_too_late, undecryptable")
+                .labelNames("kind")
+                .callback(cb -> {
+                    List<SrtIngest.Sample> live = sample();
+                    for (Kind kind : Kind.values()) {
+                        long n = counters.closedPackets(kind);
+                        for (SrtIngest.Sample s : live) {
+                            n += kind.of(s.stats());
+                        }
+                        cb.call(n, label(kind));
+                    }
+                })
+                .register(r);
+        CounterWithCallback.builder()
+                .name("tern_origin_srt_stream_packets")
+                .help("SRT data packets of each stream's current publisher, by kind (as tern_origin_srt_packets)")
+                .labelNames("stream", "kind")
+                .callback(cb -> {
+                    for (SrtIngest.Sample s : sample()) {
+                        for (Kind kind : Kind.values()) {
+                            cb.call(kind.of(s.stats()), s.stream(), label(kind));
+                        }
+                    }
+                })
+                .register(r);
+        GaugeWithCallback.builder()
+                .name("tern_origin_srt_stream_rtt_seconds")
+                .help("Smoothed round-trip time to each stream's SRT publisher")
+                .labelNames("stream")
+                .callback(cb -> {
+                    for (SrtIngest.Sample s : sample()) {
+                        cb.call(s.stats().rttUs() / 1e6, s.stream());
+                    }
+                })
+                .register(r);
+        GaugeWithCallback.builder()
+                .name("tern_origin_srt_stream_receive_bits_per_second")
+                .help("Payload bitrate received from each stream's SRT publisher over the last second")
+                .labelNames("stream")
+                .callback(cb -> {
+                    for (SrtIngest.Sample s : sample()) {
+                        cb.call(s.stats().receiveRateBps(), s.stream());
+                    }
+                })
+                .register(r);
+        GaugeWithCallback.builder()
+                .name("tern_origin_srt_stream_latency_seconds")
+                .help("Negotiated SRT receive latency of each stream's publisher")
+                .labelNames("stream")
+                .callback(cb -> {
+                    for (SrtIngest.Sample s : sample()) {
+                        cb.call(s.stats().latencyMs() / 1e3, s.stream());
+                    }
+                })
+                .register(r);
+    }
+
+    private static String label(Kind kind) {
+        return kind.name().toLowerCase(Locale.ROOT);
+    }
+}
