@@ -1,11 +1,13 @@
 package io.tern.server.origin;
 
 import io.tern.server.cli.OriginServerLauncher;
+import io.tern.server.origin.api.ApiAccess;
 import io.tern.server.origin.auth.PublishPolicy;
 import io.tern.server.origin.config.LogLevel;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.config.OriginOptions;
 import io.tern.server.origin.registry.StreamNames;
+import io.tern.server.origin.web.WebRoutes;
 import java.io.PrintStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -40,6 +42,11 @@ public final class OriginLauncher implements OriginServerLauncher {
     public int launch(OriginConfig config) throws Exception {
         configureLogging(config.get(OriginOptions.LOG_LEVEL));
         OriginServer server = OriginServer.start(config);
+        String web = webBase(server);
+        server.registry().addPublishListener(name -> {
+            out.println("Live: live/" + name + ", watch at " + web + WebRoutes.watchPath(name));
+            out.flush();
+        });
         out.println("Tern origin: " + server.summary());
         for (String line : announcement(server).split("\n")) {
             out.println(line);
@@ -83,6 +90,12 @@ public final class OriginLauncher implements OriginServerLauncher {
                     .append(EXAMPLE_STREAM)
                     .append(" (no token needed: --no-publish-auth)");
         }
+        text.append("\nWatch: ")
+                .append(webBase(server))
+                .append(WebRoutes.watchPath(EXAMPLE_STREAM))
+                .append(" (every live stream: ")
+                .append(webBase(server))
+                .append("/)");
         text.append("\nPlay: ").append(play);
         if (server.httpsPort() > 0) {
             text.append(" (or https://")
@@ -91,12 +104,25 @@ public final class OriginLauncher implements OriginServerLauncher {
                     .append(server.httpsPort())
                     .append(" for HTTP/2)");
         }
+        text.append("\nAPI: ")
+                .append(webBase(server))
+                .append("/api/v1/streams (")
+                .append(
+                        ApiAccess.from(server.config()).tokenRequired()
+                                ? "loopback, or with the bearer token of --api-token"
+                                : "loopback only; --api-token opens it to others")
+                .append(')');
         if (server.metricsPort() > 0) {
             text.append("\nPrometheus metrics on http://*:")
                     .append(server.metricsPort())
                     .append("/metrics");
         }
         return text.toString();
+    }
+
+    /** {@code http://HOST:PORT} of the HTTP port, as printed. */
+    static String webBase(OriginServer server) {
+        return "http://" + displayHost(server.config().get(OriginOptions.LISTEN)) + ":" + server.httpPort();
     }
 
     /** The address to print: the listen address, or for a wildcard the host's first non-loopback IPv4 one. */
