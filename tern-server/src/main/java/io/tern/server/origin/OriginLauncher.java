@@ -16,6 +16,7 @@ import java.net.SocketException;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -42,11 +43,7 @@ public final class OriginLauncher implements OriginServerLauncher {
     public int launch(OriginConfig config) throws Exception {
         configureLogging(config.get(OriginOptions.LOG_LEVEL));
         OriginServer server = OriginServer.start(config);
-        String web = webBase(server);
-        server.registry().addPublishListener(name -> {
-            out.println("Live: live/" + name + ", watch at " + web + WebRoutes.watchPath(name));
-            out.flush();
-        });
+        server.registry().addPublishListener(publishAnnouncer(out, server));
         out.println("Tern origin: " + server.summary());
         for (String line : announcement(server).split("\n")) {
             out.println(line);
@@ -66,7 +63,7 @@ public final class OriginLauncher implements OriginServerLauncher {
     }
 
     /** What a new user needs: where to publish (with a token valid for a day) and where to play. */
-    static String announcement(OriginServer server) {
+    public static String announcement(OriginServer server) {
         String host = displayHost(server.config().get(OriginOptions.LISTEN));
         String rtmp = "rtmp://" + host + ":" + server.rtmpAddress().getPort();
         String play = "http://" + host + ":" + server.httpPort() + "/" + StreamNames.APP + "/" + EXAMPLE_STREAM
@@ -118,6 +115,15 @@ public final class OriginLauncher implements OriginServerLauncher {
                     .append("/metrics");
         }
         return text.toString();
+    }
+
+    /** Prints the watch page's URL of every stream published from now on. */
+    public static Consumer<String> publishAnnouncer(PrintStream out, OriginServer server) {
+        String web = webBase(server);
+        return name -> {
+            out.println("Live: live/" + name + ", watch at " + web + WebRoutes.watchPath(name));
+            out.flush();
+        };
     }
 
     /** {@code http://HOST:PORT} of the HTTP port, as printed. */

@@ -2,10 +2,14 @@ package io.tern.server.origin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.server.origin.OriginLauncher;
 import io.tern.server.origin.harness.ChromiumPage;
 import io.tern.server.origin.harness.FfmpegPublisher;
 import io.tern.server.origin.harness.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,12 +30,31 @@ class WatchPageTest {
     private static final double SETTLE_SECONDS = 3;
 
     @Test
-    @SuppressWarnings("unchecked")
     void chromiumPlaysTheWatchPageAtLowLatencyAndTheIndexLinksIt() throws Exception {
         FfmpegPublisher.require();
         ChromiumPage.require();
-        try (OriginFixture origin = new OriginFixture();
-                FfmpegPublisher ffmpeg = FfmpegPublisher.rtmp(origin.rtmpUrl("cam1"), 0)) {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        try (OriginFixture origin = new OriginFixture()) {
+            String base = "http://127.0.0.1:" + origin.server.httpPort();
+            assertThat(OriginLauncher.announcement(origin.server))
+                    .contains("Watch: " + base + "/live/cam1/ (every live stream: " + base + "/)")
+                    .contains("API: " + base + "/api/v1/streams (loopback only");
+            origin.server
+                    .registry()
+                    .addPublishListener(OriginLauncher.publishAnnouncer(
+                            new PrintStream(printed, true, StandardCharsets.UTF_8), origin.server));
+            try (FfmpegPublisher ffmpeg = FfmpegPublisher.rtmp(origin.rtmpUrl("cam1"), 0)) {
+                watch(origin, ffmpeg);
+            }
+            assertThat(printed.toString(StandardCharsets.UTF_8))
+                    .as("printed on the publish")
+                    .isEqualTo("Live: live/cam1, watch at " + base + "/live/cam1/\n");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void watch(OriginFixture origin, FfmpegPublisher ffmpeg) throws Exception {
+        {
             origin.awaitStream("cam1", 20_000);
 
             HttpResponse<String> index = origin.get("/");
