@@ -6,6 +6,7 @@ import java.io.StringWriter;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
@@ -74,43 +75,28 @@ final class ApiJson {
         json.writeNumberProperty("uptimeMs", s.uptimeMs());
         json.writeStringProperty("watchPath", "/" + StreamNames.APP + "/" + s.name() + "/");
         json.writeStringProperty("playlistPath", "/" + StreamNames.APP + "/" + s.name() + "/index.m3u8");
-        json.writeName("video");
-        if (s.video() == null) {
-            json.writeNull();
-        } else {
-            json.writeStartObject();
-            json.writeStringProperty("codecs", s.video().codecs());
-            json.writeNumberProperty("width", s.video().width());
-            json.writeNumberProperty("height", s.video().height());
-            json.writeNumberProperty("frameRate", Math.round(s.video().frameRate() * 1000) / 1000.0);
-            json.writeEndObject();
-        }
-        json.writeName("audio");
-        if (s.audio() == null) {
-            json.writeNull();
-        } else {
-            json.writeStartObject();
-            json.writeStringProperty("codecs", s.audio().codecs());
-            json.writeNumberProperty("sampleRateHz", s.audio().sampleRateHz());
-            json.writeNumberProperty("channels", s.audio().channels());
-            json.writeEndObject();
-        }
+        object(json, "video", s.video(), v -> {
+            json.writeStringProperty("codecs", v.codecs());
+            json.writeNumberProperty("width", v.width());
+            json.writeNumberProperty("height", v.height());
+            json.writeNumberProperty("frameRate", Math.round(v.frameRate() * 1000) / 1000.0);
+        });
+        object(json, "audio", s.audio(), a -> {
+            json.writeStringProperty("codecs", a.codecs());
+            json.writeNumberProperty("sampleRateHz", a.sampleRateHz());
+            json.writeNumberProperty("channels", a.channels());
+        });
         json.writeNumberProperty("ingestBitsPerSecond", s.ingestBitsPerSecond());
         json.writeNumberProperty("accessUnits", s.accessUnits());
         json.writeNumberProperty("parts", s.parts());
         json.writeNumberProperty("segments", s.segments());
         json.writeNumberProperty("viewers", s.viewers());
-        json.writeName("recording");
-        if (s.recording() == null) {
-            json.writeNull();
-        } else {
-            json.writeStartObject();
-            json.writeStringProperty("file", s.recording().file());
-            json.writeNumberProperty("bytesWritten", s.recording().bytesWritten());
-            json.writeNumberProperty("droppedBytes", s.recording().droppedBytes());
-            json.writeNumberProperty("restarts", s.recording().restarts());
-            json.writeEndObject();
-        }
+        object(json, "recording", s.recording(), r -> {
+            json.writeStringProperty("file", r.file());
+            json.writeNumberProperty("bytesWritten", r.bytesWritten());
+            json.writeNumberProperty("droppedBytes", r.droppedBytes());
+            json.writeNumberProperty("restarts", r.restarts());
+        });
         if (detail) {
             json.writeNumberProperty("heldRequests", s.heldRequests());
             json.writeNumberProperty("discontinuities", s.discontinuities());
@@ -122,6 +108,18 @@ final class ApiJson {
             }
             json.writeEndArray();
         }
+        json.writeEndObject();
+    }
+
+    /** Property {@code name}: null, or an object whose properties {@code fields} writes. */
+    private static <T> void object(JsonGenerator json, String name, T value, Consumer<T> fields) {
+        json.writeName(name);
+        if (value == null) {
+            json.writeNull();
+            return;
+        }
+        json.writeStartObject();
+        fields.accept(value);
         json.writeEndObject();
     }
 
