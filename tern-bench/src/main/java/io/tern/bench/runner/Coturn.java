@@ -1,12 +1,10 @@
 package io.tern.bench.runner;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** coturn's turnserver, configured only from the command line and a per-run empty config file. */
 final class Coturn extends ServerKind {
@@ -25,28 +23,9 @@ final class Coturn extends ServerKind {
     @Override
     synchronized String version() {
         if (version == null) {
-            version = "coturn " + firstLine(List.of(binary, "--version"));
+            version = "coturn " + Commands.firstLine(List.of(binary, "--version"));
         }
         return version;
-    }
-
-    static String firstLine(List<String> command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return "unknown";
-            }
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            return out.isEmpty()
-                    ? "unknown"
-                    : out.lines().findFirst().orElse("unknown").trim();
-        } catch (IOException e) {
-            return "unknown";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown";
-        }
     }
 
     @Override

@@ -475,7 +475,7 @@ public final class RunnerMain implements Callable<Integer> {
     }
 
     /** A port free for both UDP and TCP on 127.0.0.1, from a small range (bounded attempts). */
-    static int freePort(int from, int to) throws IOException {
+    public static int freePort(int from, int to) throws IOException {
         InetAddress lo = InetAddress.getLoopbackAddress();
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = from + (int) (Math.random() * (to - from + 1));
@@ -516,7 +516,7 @@ public final class RunnerMain implements Callable<Integer> {
         }
     }
 
-    static String hostName() {
+    public static String hostName() {
         try {
             String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
             return h.isEmpty() ? "host" : h;
@@ -525,7 +525,7 @@ public final class RunnerMain implements Callable<Integer> {
         }
     }
 
-    private static String cpuModel() {
+    public static String cpuModel() {
         try {
             return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
                     .filter(l -> l.startsWith("model name"))

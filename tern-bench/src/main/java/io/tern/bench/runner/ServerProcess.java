@@ -12,14 +12,17 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
- * A TURN server started for one run. The reported PID is the server process itself: if the
- * command is a wrapper shell that did not {@code exec}, the first non-shell descendant is used.
+ * A server started for one run (a relay, an origin, or the origin's publisher). The reported PID
+ * is the server process itself: if the command is a wrapper shell that did not {@code exec}, the
+ * first non-shell descendant is used.
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
     private static final Set<String> SHELLS = Set.of("sh", "bash", "dash", "zsh", "env");
 
     private final Process process;
@@ -32,34 +35,69 @@ final class ServerProcess implements AutoCloseable {
         this.log = log;
     }
 
-    long pid() {
+    public long pid() {
         return pid;
     }
 
-    Path log() {
+    public Path log() {
         return log;
+    }
+
+    /** True while the started process has not exited. */
+    public boolean alive() {
+        return process.isAlive();
     }
 
     static ServerProcess start(
             List<String> command, Path workDir, Path log, Transport transport, int port, long readyTimeoutMs)
             throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command)
+        return start(
+                command,
+                workDir,
+                log,
+                () -> ready(transport, port),
+                transport.label() + " port " + port,
+                readyTimeoutMs);
+    }
+
+    /**
+     * Starts {@code command} and waits, polling every 50 ms, until {@code ready} holds (bounded by
+     * {@code readyTimeoutMs}); {@code what} names the awaited condition in errors.
+     */
+    public static ServerProcess start(
+            List<String> command, Path workDir, Path log, BooleanSupplier ready, String what, long readyTimeoutMs)
+            throws IOException, InterruptedException {
+        return start(command, Map.of(), workDir, log, ready, what, readyTimeoutMs);
+    }
+
+    /** As above, with {@code environment} added to the process's environment. */
+    public static ServerProcess start(
+            List<String> command,
+            Map<String, String> environment,
+            Path workDir,
+            Path log,
+            BooleanSupplier ready,
+            String what,
+            long readyTimeoutMs)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(workDir.toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+                .redirectOutput(log.toFile());
+        pb.environment().putAll(environment);
+        Process p = pb.start();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readyTimeoutMs);
         try {
             while (true) {
                 if (!p.isAlive()) {
                     throw new IOException("server exited with " + p.exitValue() + " before it was ready; see " + log);
                 }
-                if (ready(transport, port)) {
+                if (ready.getAsBoolean()) {
                     break;
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IOException("server not ready on " + transport.label() + " port " + port + " after "
-                            + readyTimeoutMs + " ms; see " + log);
+                    throw new IOException(
+                            "server not ready (" + what + ") after " + readyTimeoutMs + " ms; see " + log);
                 }
                 Thread.sleep(50);
             }
@@ -86,16 +124,21 @@ final class ServerProcess implements AutoCloseable {
         return current;
     }
 
+    /** True when a TCP connection to 127.0.0.1:{@code port} is accepted. */
+    public static boolean accepts(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** STUN Binding over UDP, or a TCP connect for stream transports. */
     static boolean ready(Transport transport, int port) {
         InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
         if (transport.stream()) {
-            try (Socket s = new Socket()) {
-                s.connect(server, 200);
-                return true;
-            } catch (IOException e) {
-                return false;
-            }
+            return accepts(port);
         }
         try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             s.setSoTimeout(200);

@@ -42,8 +42,7 @@ final class Tern extends ServerKind {
     @Override
     synchronized String version() {
         if (version == null) {
-            String sha = Coturn.firstLine(List.of("git", "-C", repoRoot.toString(), "rev-parse", "--short", "HEAD"));
-            version = "tern " + sha + " (" + build + ")";
+            version = "tern " + Commands.gitShortHead(repoRoot) + " (" + build + ")";
         }
         return version;
     }

@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * fresh stamp, and no sources, so the copied launcher never rebuilds and still starts the JVM
  * with its own flags.
  */
-final class TernSnapshot {
+public final class TernSnapshot {
     private static final String JAR = "tern-server/target/tern-server.jar";
     private static final String LIB = "tern-server/target/lib";
     private static final String STAMP = "tern-server/target/.tern-build-stamp";
@@ -40,12 +40,12 @@ final class TernSnapshot {
     }
 
     /** The copied launcher script. */
-    Path launcher() {
+    public Path launcher() {
         return launcher;
     }
 
     /** Build identity for the results: jar SHA-256 prefix and the number of library jars. */
-    String description() {
+    public String description() {
         return description;
     }
 
@@ -54,7 +54,7 @@ final class TernSnapshot {
      * then copies the build into {@code dir}. Retries when the build output vanished under us
      * (another build in the same tree removed {@code target/lib}).
      */
-    static TernSnapshot create(Path repoRoot, Path repoLauncher, Path dir, long buildTimeoutMs, Path log)
+    public static TernSnapshot create(Path repoRoot, Path repoLauncher, Path dir, long buildTimeoutMs, Path log)
             throws IOException, InterruptedException {
         IOException last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -149,8 +149,13 @@ final class TernSnapshot {
         }
     }
 
-    /** Files under tern-{@literal *}/src/main that differ from HEAD, as {@code git status --porcelain} lists them. */
+    /** The relay's main sources that differ from HEAD, as {@code git status --porcelain} lists them. */
     static List<String> uncommittedMainSources(Path repoRoot) {
+        return uncommittedMainSources(repoRoot, "tern-(stun|turn|transport|server)/src/main/.*");
+    }
+
+    /** Files matching {@code pathRegex} that differ from HEAD, as {@code git status --porcelain} lists them. */
+    public static List<String> uncommittedMainSources(Path repoRoot, String pathRegex) {
         try {
             Process p = new ProcessBuilder("git", "-C", repoRoot.toString(), "status", "--porcelain", "--", ".")
                     .redirectErrorStream(true)
@@ -162,7 +167,7 @@ final class TernSnapshot {
             }
             return out.lines()
                     .map(l -> l.length() > 3 ? l.substring(3) : l)
-                    .filter(f -> f.matches("tern-(stun|turn|transport|server)/src/main/.*"))
+                    .filter(f -> f.matches(pathRegex))
                     .toList();
         } catch (IOException e) {
             return List.of();

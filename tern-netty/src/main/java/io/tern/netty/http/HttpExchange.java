@@ -288,7 +288,20 @@ public final class HttpExchange {
 
     void sendFull(HttpReply reply, ByteBuf body, SharedBody shared) {
         if (!loop.inEventLoop()) {
-            loop.execute(() -> sendFull(reply, body, shared));
+            // The caller's loop may release a shared body (a playlist version replaced) before
+            // this loop runs the answer, so the hand-off holds a reference of its own.
+            if (shared != null) {
+                shared.retain();
+            }
+            loop.execute(() -> {
+                try {
+                    sendFull(reply, body, shared);
+                } finally {
+                    if (shared != null) {
+                        shared.release();
+                    }
+                }
+            });
             return;
         }
         if (!mayAnswer(body)) {

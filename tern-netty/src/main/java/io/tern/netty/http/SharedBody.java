@@ -3,8 +3,10 @@ package io.tern.netty.http;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.AsciiString;
+import io.netty.util.IllegalReferenceCountException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
 /**
@@ -16,8 +18,11 @@ import java.util.zip.CRC32C;
  * <p>A compressible body also keeps its gzip form, made once on first use, and both have a strong
  * {@code ETag} (length and CRC-32C of the bytes) computed once.
  *
- * <p>The creator owns one reference and calls {@link #release()} when the object leaves its window;
- * the memory is freed once the last response that is still being written lets go of it.
+ * <p>The creator owns one reference and calls {@link #release()} when the object leaves its window.
+ * Code that hands the body to another event loop {@link #retain() retains} it first and releases it
+ * there once the response has taken its view, because the creator may release it in between. The
+ * memory is freed once every holder has released it and the last response still being written has
+ * let go of its view.
  */
 public final class SharedBody {
     private final ByteBuf content;
@@ -26,6 +31,7 @@ public final class SharedBody {
     private final long lastModifiedMs;
     private final AsciiString etag;
     private final Object gzipLock = new Object();
+    private final AtomicInteger holders = new AtomicInteger(1);
     private volatile ByteBuf gzipped;
     private volatile AsciiString gzippedEtag;
 
@@ -109,6 +115,9 @@ public final class SharedBody {
         ByteBuf form = gzipped;
         if (form == null) {
             synchronized (gzipLock) {
+                if (holders.get() == 0) {
+                    throw new IllegalReferenceCountException(0);
+                }
                 form = gzipped;
                 if (form == null) {
                     ByteBuf heap = Gzip.compress(content.duplicate());
@@ -124,8 +133,28 @@ public final class SharedBody {
         return form;
     }
 
-    /** Gives up the creator's reference. */
+    /** Takes one more holder's reference, for a hand-off to another event loop. */
+    public SharedBody retain() {
+        for (int n = holders.get(); ; n = holders.get()) {
+            if (n == 0) {
+                throw new IllegalReferenceCountException(0, 1);
+            }
+            if (holders.compareAndSet(n, n + 1)) {
+                return this;
+            }
+        }
+    }
+
+    /** Gives up one holder's reference (the creator's, or one taken by {@link #retain()}). */
     public void release() {
+        int left = holders.decrementAndGet();
+        if (left > 0) {
+            return;
+        }
+        if (left < 0) {
+            holders.incrementAndGet();
+            throw new IllegalReferenceCountException(0, -1);
+        }
         content.release();
         synchronized (gzipLock) {
             if (gzipped != null) {
@@ -134,7 +163,10 @@ public final class SharedBody {
         }
     }
 
-    /** References held now: the creator's, if not yet released, plus every response still writing it. */
+    /**
+     * References to the bytes held now: one while any holder has not released it, plus every
+     * response still writing it.
+     */
     public int refCnt() {
         return content.refCnt();
     }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -164,6 +165,42 @@ class RealClientsTest {
         assertThat(origin.counters().count(HttpCounters.Event.CONNECTION_ACCEPTED))
                 .isEqualTo(1);
         client.close();
+    }
+
+    @Test
+    void aSharedBodyAnsweredFromAnotherThreadSurvivesItsCreatorReleasingItFirst() throws Exception {
+        // The origin's stream loop answers held reloads on viewers' loops and may replace (and
+        // release) that playlist version before those loops run: the answer must still be whole.
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            CompletableFuture<HttpResponse<String>> response = client.sendAsync(
+                    HttpRequest.newBuilder(URI.create(origin.http("/hold"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpExchange exchange = origin.held.poll(10, TimeUnit.SECONDS);
+            assertThat(exchange).isNotNull();
+            CountDownLatch loopBlocked = new CountDownLatch(1);
+            CountDownLatch creatorReleased = new CountDownLatch(1);
+            exchange.eventLoop().execute(() -> {
+                loopBlocked.countDown();
+                awaitQuietly(creatorReleased);
+            });
+            assertThat(loopBlocked.await(10, TimeUnit.SECONDS)).isTrue();
+            SharedBody version = SharedBody.utf8("#EXTM3U\n#EXT-X-VERSION:9\n", "application/vnd.apple.mpegurl");
+            exchange.respond(version, CacheControl.maxAge(1));
+            version.release();
+            creatorReleased.countDown();
+            HttpResponse<String> answer = response.get(10, TimeUnit.SECONDS);
+            assertThat(answer.statusCode()).isEqualTo(200);
+            assertThat(answer.body()).isEqualTo("#EXTM3U\n#EXT-X-VERSION:9\n");
+            assertThat(version.refCnt()).as("freed once the response let go").isZero();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @ParameterizedTest

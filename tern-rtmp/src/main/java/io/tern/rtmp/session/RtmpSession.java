@@ -38,6 +38,9 @@ public abstract sealed class RtmpSession permits RtmpServerSession, RtmpClientSe
     static final int AUDIO_CSID = 4;
     static final int STATUS_CSID = 5;
     static final int VIDEO_CSID = 6;
+    /** Notices one session queues at most; later drops are only counted in its stats. */
+    public static final int MAX_NOTICES = 32;
+
     static final int STREAM_CSID = 8;
 
     /** User control event types (RTMP specification 1.0, §7.1.7). */
@@ -78,6 +81,7 @@ public abstract sealed class RtmpSession permits RtmpServerSession, RtmpClientSe
     private long acknowledgementsSent;
     private long acknowledgementsReceived;
     long droppedMessages;
+    private int noticesQueued;
 
     RtmpSession(RtmpSettings settings, RandomGenerator random, long nowNs) {
         this.settings = settings;
@@ -274,8 +278,15 @@ public abstract sealed class RtmpSession permits RtmpServerSession, RtmpClientSe
         events.add(event);
     }
 
+    /**
+     * Queues a notice, up to {@link #MAX_NOTICES} per session: a corrupt or hostile stream can make
+     * every message a drop, and those are already counted in the stats, so later ones queue nothing.
+     */
     final void notice(String detail) {
-        events.add(new Notice(detail));
+        if (noticesQueued < MAX_NOTICES) {
+            noticesQueued++;
+            events.add(new Notice(detail));
+        }
     }
 
     final void close(CloseReason reason, String detail) {

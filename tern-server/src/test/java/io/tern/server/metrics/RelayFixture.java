@@ -72,7 +72,9 @@ public final class RelayFixture implements AutoCloseable {
         TurnServerConfig config = InteropRelay.config(options.toArray(String[]::new));
         RelayServer server = RelayServer.start(config);
         try {
-            return new RelayFixture(config, server, MetricsEndpoint.start(server, config.prometheusPort()));
+            // Port 0, not the configured one: a port probed free earlier can be taken by a parallel
+            // test by now; the fixture reads the bound port back from the endpoint.
+            return new RelayFixture(config, server, MetricsEndpoint.start(server, 0));
         } catch (IOException e) {
             server.close();
             throw e;

@@ -12,11 +12,12 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * A packager fed like a live 720p30 stream with 48 kHz AAC (1 s GOPs, 200 ms parts, 2 s
- * segments), already past its first playlist window so that windows trim and objects expire as
- * they do in steady state. Frames share payload arrays, as an ingest's would be its own.
+ * A packager fed like a live 720p30 stream with 48 kHz AAC (1 s GOPs; by default 200 ms parts
+ * and 2 s segments, already past its first playlist window so that windows trim and objects
+ * expire as they do in steady state), in simulated time. Frames share payload arrays, as an
+ * ingest's would be its own. Also the origin benchmark's source of real Tern playlists in tests.
  */
-final class HlsStream {
+public final class HlsStream {
     static final int VIDEO_TICKS = 3000;
     static final long AUDIO_TICKS_X3 = 5760; // three AAC frames at 48 kHz, 90 kHz ticks
 
@@ -30,7 +31,12 @@ final class HlsStream {
     long wallMs = 1_764_619_200_000L;
 
     HlsStream(int frameBytes) {
-        packager = new LlHlsPackager(PackagerConfig.defaults("bench"), StreamLayout.VIDEO_AND_AUDIO, () -> wallMs);
+        this(PackagerConfig.defaults("bench"), frameBytes, 40 * 30); // 40 s: the 24 s window is full and trimming
+    }
+
+    /** A stream packaged with {@code config}, {@code initialFrames} video frames in. */
+    public HlsStream(PackagerConfig config, int frameBytes, int initialFrames) {
+        packager = new LlHlsPackager(config, StreamLayout.VIDEO_AND_AUDIO, () -> wallMs);
         try {
             byte[] sps = HexFormat.of().parseHex("6764001facb402802dd80880000003008000001e478c1950");
             byte[] pps = HexFormat.of().parseHex("68ef0fcb");
@@ -42,9 +48,18 @@ final class HlsStream {
         keyframe = nal(frameBytes * 4, 0x65);
         frame = nal(frameBytes, 0x41);
         audioFrame = new byte[370];
-        for (int i = 0; i < 40 * 30; i++) { // 40 s: the 24 s window is full and trimming
+        for (int i = 0; i < initialFrames; i++) {
             nextVideo();
         }
+    }
+
+    public LlHlsPackager packager() {
+        return packager;
+    }
+
+    /** The simulated time after the last frame fed. */
+    public long nowNs() {
+        return nowNs;
     }
 
     private static byte[] nal(int size, int header) {
@@ -59,7 +74,7 @@ final class HlsStream {
     }
 
     /** One video frame, and the audio frames due before it, with the adapter's drain. */
-    void nextVideo() {
+    public void nextVideo() {
         long dts = videoIndex * VIDEO_TICKS;
         while (audioIndex * 1920 <= dts) {
             long a = audioIndex++ * 1920;

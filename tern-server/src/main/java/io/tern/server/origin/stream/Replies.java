@@ -16,7 +16,24 @@ final class Replies {
 
     /** 200 with a shared body (a playlist version, a complete object). */
     static void shared(HttpExchange exchange, String kind, SharedBody body, CacheControl cache) {
-        onExchangeLoop(exchange, () -> exchange.kind(kind).respond(body, cache));
+        if (exchange.eventLoop().inEventLoop()) {
+            if (exchange.isOpen()) {
+                exchange.kind(kind).respond(body, cache);
+            }
+            return;
+        }
+        // This loop may release the body (its playlist version replaced) before the exchange's
+        // loop answers, so the hand-off holds a reference of its own.
+        body.retain();
+        exchange.eventLoop().execute(() -> {
+            try {
+                if (exchange.isOpen()) {
+                    exchange.kind(kind).respond(body, cache);
+                }
+            } finally {
+                body.release();
+            }
+        });
     }
 
     /** 200 with {@code body}, which is released by the server (or here, if the exchange is over). */
