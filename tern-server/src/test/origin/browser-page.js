@@ -4,7 +4,9 @@
 //
 // usage: node browser-page.js '<json>'
 //   json: {"url": "https://127.0.0.1:8443/", "result": "window.ternResult",
-//          "timeoutMs": 20000, "ignoreCertificateErrors": true}
+//          "timeoutMs": 20000, "ignoreCertificateErrors": true,
+//          "viewport": {"width": 960, "height": 900}, "screenshot": "/tmp/page.png"}
+//   "screenshot", when given, is where the page is saved as a PNG once the result is set.
 //   "result" is a JavaScript expression the page sets when it is done; the script waits until it
 //   is neither undefined nor null.
 // prints one JSON line: {"ok": true|false, "result": ..., "navigation": {"protocol": "h2", ...},
@@ -30,6 +32,7 @@ async function main() {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM, headless: true, args, timeout: timeoutMs,
     ignoreHTTPSErrors: !!opts.ignoreCertificateErrors,
+    ...(opts.viewport ? { viewport: opts.viewport } : {}),
   });
   const statuses = {};
   try {
@@ -44,6 +47,7 @@ async function main() {
         opts.result, { timeout: timeoutMs });
       result = await page.evaluate((e) => eval(e), opts.result);
     }
+    if (opts.screenshot) await page.screenshot({ path: opts.screenshot });
     const timing = await page.evaluate(() => ({
       navigation: performance.getEntriesByType('navigation').map((e) => ({ name: e.name, protocol: e.nextHopProtocol }))[0],
       resources: performance.getEntriesByType('resource').map((e) => ({ name: e.name, protocol: e.nextHopProtocol })),

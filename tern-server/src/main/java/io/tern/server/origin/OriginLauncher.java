@@ -1,12 +1,14 @@
 package io.tern.server.origin;
 
 import io.tern.server.cli.OriginServerLauncher;
+import io.tern.server.origin.api.ApiAccess;
 import io.tern.server.origin.auth.PublishPolicy;
 import io.tern.server.origin.config.LogLevel;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.config.OriginOptions;
 import io.tern.server.origin.ingest.SrtIngest;
 import io.tern.server.origin.registry.StreamNames;
+import io.tern.server.origin.web.WebRoutes;
 import java.io.PrintStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -15,6 +17,7 @@ import java.net.SocketException;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -41,6 +44,7 @@ public final class OriginLauncher implements OriginServerLauncher {
     public int launch(OriginConfig config) throws Exception {
         configureLogging(config.get(OriginOptions.LOG_LEVEL));
         OriginServer server = OriginServer.start(config);
+        server.registry().addPublishListener(publishAnnouncer(out, server));
         out.println("Tern origin: " + server.summary());
         for (String line : announcement(server).split("\n")) {
             out.println(line);
@@ -60,7 +64,7 @@ public final class OriginLauncher implements OriginServerLauncher {
     }
 
     /** What a new user needs: where to publish (with a token valid for a day) and where to play. */
-    static String announcement(OriginServer server) {
+    public static String announcement(OriginServer server) {
         String host = displayHost(server.config().get(OriginOptions.LISTEN));
         String rtmp = "rtmp://" + host + ":" + server.rtmpAddress().getPort();
         String play = "http://" + host + ":" + server.httpPort() + "/" + StreamNames.APP + "/" + EXAMPLE_STREAM
@@ -85,6 +89,12 @@ public final class OriginLauncher implements OriginServerLauncher {
                     .append(" (no token needed: --no-publish-auth)");
         }
         text.append("\n").append(SrtIngest.exampleUrl(server, host, EXAMPLE_STREAM));
+        text.append("\nWatch: ")
+                .append(webBase(server))
+                .append(WebRoutes.watchPath(EXAMPLE_STREAM))
+                .append(" (every live stream: ")
+                .append(webBase(server))
+                .append("/)");
         text.append("\nPlay: ").append(play);
         if (server.httpsPort() > 0) {
             text.append(" (or https://")
@@ -93,12 +103,34 @@ public final class OriginLauncher implements OriginServerLauncher {
                     .append(server.httpsPort())
                     .append(" for HTTP/2)");
         }
+        text.append("\nAPI: ")
+                .append(webBase(server))
+                .append("/api/v1/streams (")
+                .append(
+                        ApiAccess.from(server.config()).tokenRequired()
+                                ? "loopback, or with the bearer token of --api-token"
+                                : "loopback only; --api-token opens it to others")
+                .append(')');
         if (server.metricsPort() > 0) {
             text.append("\nPrometheus metrics on http://*:")
                     .append(server.metricsPort())
                     .append("/metrics");
         }
         return text.toString();
+    }
+
+    /** Prints the watch page's URL of every stream published from now on. */
+    public static Consumer<String> publishAnnouncer(PrintStream out, OriginServer server) {
+        String web = webBase(server);
+        return name -> {
+            out.println("Live: live/" + name + ", watch at " + web + WebRoutes.watchPath(name));
+            out.flush();
+        };
+    }
+
+    /** {@code http://HOST:PORT} of the HTTP port, as printed. */
+    static String webBase(OriginServer server) {
+        return "http://" + displayHost(server.config().get(OriginOptions.LISTEN)) + ":" + server.httpPort();
     }
 
     /** The address to print: the listen address, or for a wildcard the host's first non-loopback IPv4 one. */

@@ -27,8 +27,10 @@ import static io.tern.server.origin.config.OriginOptions.TLS_KEY;
 import io.netty.channel.EventLoopGroup;
 import io.tern.hls.record.RetentionPolicy;
 import io.tern.netty.NettyTransports;
+import io.tern.netty.http.CorsPolicy;
 import io.tern.netty.http.HttpCounters;
 import io.tern.netty.http.HttpLimits;
+import io.tern.netty.http.HttpRoutes;
 import io.tern.netty.http.HttpServer;
 import io.tern.netty.http.HttpService;
 import io.tern.netty.http.HttpTls;
@@ -40,6 +42,8 @@ import io.tern.netty.stream.TlsContextSource;
 import io.tern.netty.stream.TlsSettings;
 import io.tern.server.metrics.HttpMetrics;
 import io.tern.server.metrics.MetricsEndpoint;
+import io.tern.server.origin.api.ApiAccess;
+import io.tern.server.origin.api.ApiRoutes;
 import io.tern.server.origin.auth.PublishPolicy;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.http.HlsRoutes;
@@ -54,6 +58,8 @@ import io.tern.server.origin.record.RecordingWriter;
 import io.tern.server.origin.registry.StreamRegistry;
 import io.tern.server.origin.stream.DirectBudget;
 import io.tern.server.origin.stream.StreamContext;
+import io.tern.server.origin.web.WebAssets;
+import io.tern.server.origin.web.WebRoutes;
 import io.tern.srt.SrtSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -116,6 +122,10 @@ public final class OriginServer implements AutoCloseable {
     }
 
     private void open(InstantSource wallClock, SecureRandom random) throws Exception {
+        // Checked before anything opens: an invalid API token is a configuration error, a build without hls.js a broken
+        // one.
+        ApiAccess apiAccess = ApiAccess.from(config);
+        WebAssets webAssets = WebAssets.load();
         Path recordDir = config.get(RECORD_DIR);
         if (recordDir != null) {
             RecordingStore store = new RecordingStore(recordDir);
@@ -165,7 +175,11 @@ public final class OriginServer implements AutoCloseable {
                 .connections(config.get(MAX_HTTP_CONNECTIONS), config.get(MAX_HTTP_CONNECTIONS_PER_IP))
                 .heldRequests(config.get(MAX_HELD_REQUESTS), config.get(MAX_HELD_REQUESTS_PER_IP))
                 .build();
-        HttpServer.Builder builder = HttpServer.builder(new HttpService(HlsRoutes.build(registry), limits))
+        HttpRoutes.Builder routes = HttpRoutes.builder().cors(CorsPolicy.anyOrigin());
+        new ApiRoutes(registry, writer == null ? null : writer.store(), apiAccess, null).addTo(routes);
+        new WebRoutes(registry, webAssets).addTo(routes);
+        HlsRoutes.addTo(routes, registry);
+        HttpServer.Builder builder = HttpServer.builder(new HttpService(routes.build(), limits))
                 .eventLoops(group)
                 .listen(new InetSocketAddress(any.getAddress(), config.get(HTTP_PORT)));
         if (config.tls()) {

@@ -215,6 +215,18 @@ public final class OriginOptions {
     public static final OriginOption<LogLevel> LOG_LEVEL =
             server("log-level", choice(LogLevel.class), LogLevel.INFO, null, "What the origin logs.");
 
+    public static final OriginOption<String> API_TOKEN = add(new OriginOption<>(
+            "api-token",
+            text("<token>"),
+            null,
+            "none (the JSON API answers loopback clients only)",
+            Scope.SERVER,
+            true,
+            "Bearer token for the JSON API (/api/v1) from any address: 'Authorization: Bearer TOKEN';"
+                    + " at least 16 characters of A-Z a-z 0-9 - . _ ~ + /."));
+    public static final OriginOption<Path> API_TOKEN_FILE =
+            server("api-token-file", path(), null, null, "A file whose first line is the --api-token.");
+
     private OriginOptions() {}
 
     /** Every row, in help order. */

@@ -34,9 +34,15 @@ public final class HlsRoutes {
     }
 
     public static HttpRoutes build(StreamRegistry registry) {
+        return addTo(HttpRoutes.builder(), registry)
+                .cors(CorsPolicy.anyOrigin())
+                .build();
+    }
+
+    /** Adds the stream routes to {@code routes} (which other surfaces share: the API, the watch page). */
+    public static HttpRoutes.Builder addTo(HttpRoutes.Builder routes, StreamRegistry registry) {
         String[] kinds = Arrays.stream(Served.values()).map(Served::label).toArray(String[]::new);
-        return HttpRoutes.builder()
-                .get("/" + StreamNames.APP + "/{name}/index.m3u8", Served.MULTIVARIANT.label(), exchange -> {
+        return routes.get("/" + StreamNames.APP + "/{name}/index.m3u8", Served.MULTIVARIANT.label(), exchange -> {
                     LiveStream stream = registry.lookup(exchange.pathParam("name"));
                     if (stream == null) {
                         notFound(exchange, "no stream " + StreamNames.APP + "/" + exchange.pathParam("name"));
@@ -79,9 +85,7 @@ public final class HlsRoutes {
                         onStreamLoop(exchange, stream, (s, deferred) -> s.object(exchange, file, deferred));
                     }
                 })
-                .kinds(kinds)
-                .cors(CorsPolicy.anyOrigin())
-                .build();
+                .kinds(kinds);
     }
 
     private static void onStreamLoop(HttpExchange exchange, LiveStream stream, OnStreamLoop work) {

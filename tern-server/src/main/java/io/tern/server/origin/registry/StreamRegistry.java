@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -40,6 +42,7 @@ public final class StreamRegistry implements AutoCloseable {
     private final int maxStreams;
     private final LongSupplier instanceBits;
     private final Map<String, LiveStream> streams = new ConcurrentHashMap<>();
+    private final List<Consumer<String>> publishListeners = new CopyOnWriteArrayList<>();
 
     /**
      * @param context      what the streams share; its {@code ended} callback is replaced by the registry's
@@ -133,6 +136,9 @@ public final class StreamRegistry implements AutoCloseable {
         }
         counters.publishAccepted();
         LOG.log(System.Logger.Level.INFO, "publish " + who + " accepted (instance " + instanceId + ")");
+        for (Consumer<String> listener : publishListeners) {
+            listener.accept(name);
+        }
         return new PublishOutcome.Accepted(stream, instanceId);
     }
 
@@ -163,6 +169,11 @@ public final class StreamRegistry implements AutoCloseable {
                         },
                         LINGER_MS,
                         TimeUnit.MILLISECONDS);
+    }
+
+    /** Tells {@code listener} the name of every publish accepted from now on (the launcher prints its watch URL). */
+    public void addPublishListener(Consumer<String> listener) {
+        publishListeners.add(listener);
     }
 
     /** The stream published (or recently ended) under {@code name}, or null. Any thread. */

@@ -35,12 +35,24 @@ public final class ChromiumPage {
      * @param insecure   accept the test's self-signed certificate
      * @param timeoutMs  for the browser and the page
      */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> open(String url, String result, boolean insecure, long timeoutMs)
+            throws IOException, InterruptedException {
+        return open(url, result, insecure, timeoutMs, null, 0, 0);
+    }
+
+    /**
+     * As {@link #open(String, String, boolean, long)}, in a {@code width} × {@code height} viewport,
+     * saving the page as a PNG to {@code screenshot} once the result is set.
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> open(
+            String url, String result, boolean insecure, long timeoutMs, Path screenshot, int width, int height)
             throws IOException, InterruptedException {
         require();
         String options = "{\"url\":" + Json.quote(url) + ",\"result\":" + (result == null ? "null" : Json.quote(result))
-                + ",\"timeoutMs\":" + timeoutMs + ",\"ignoreCertificateErrors\":" + insecure + "}";
+                + ",\"timeoutMs\":" + timeoutMs + ",\"ignoreCertificateErrors\":" + insecure
+                + (screenshot == null ? "" : ",\"screenshot\":" + Json.quote(screenshot.toString()))
+                + (width <= 0 ? "" : ",\"viewport\":{\"width\":" + width + ",\"height\":" + height + "}") + "}";
         Path home = Files.createTempDirectory("tern-chromium-home");
         Path stdout = home.resolve("stdout.txt");
         Path stderr = home.resolve("stderr.txt");

@@ -1,0 +1,65 @@
+package io.tern.server.origin.web;
+
+import io.netty.util.AsciiString;
+import io.tern.netty.http.SharedBody;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The watch page's files, read from the jar once and served from shared buffers: the page, its
+ * script and style, and hls.js, which the build takes from npm ({@code src/main/web}, pinned by its
+ * lockfile). A build without hls.js cannot make a working page, so it fails here, at start, rather
+ * than serving a page that never plays.
+ */
+public final class WebAssets {
+    static final String HLS_JS = "hls/dist/hls.min.js";
+
+    private static final AsciiString HTML = AsciiString.cached("text/html; charset=utf-8");
+    private static final AsciiString JS = AsciiString.cached("text/javascript; charset=utf-8");
+    private static final AsciiString CSS = AsciiString.cached("text/css; charset=utf-8");
+    private static final AsciiString TEXT = AsciiString.cached("text/plain; charset=utf-8");
+
+    private final SharedBody watchPage;
+    /** By the file name under {@code /_tern/}. */
+    private final Map<String, SharedBody> files = new LinkedHashMap<>();
+
+    private WebAssets() {
+        watchPage = SharedBody.of(read("watch.html"), HTML);
+        files.put("watch.js", SharedBody.of(read("watch.js"), JS));
+        files.put("tern.css", SharedBody.of(read("tern.css"), CSS));
+        files.put("hls.min.js", SharedBody.of(read(HLS_JS), JS));
+        files.put("hls.js-LICENSE.txt", SharedBody.of(read("hls/LICENSE"), TEXT));
+    }
+
+    /** Loads every file; throws when the build lacks one (hls.js above all). */
+    public static WebAssets load() {
+        return new WebAssets();
+    }
+
+    SharedBody watchPage() {
+        return watchPage;
+    }
+
+    /** The file served as {@code /_tern/NAME}, or null. */
+    SharedBody file(String name) {
+        return files.get(name);
+    }
+
+    private static byte[] read(String name) {
+        try (InputStream in = WebAssets.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("the watch page's " + name + " is not in this build of tern-server"
+                        + (name.startsWith("hls/")
+                                ? ": hls.js comes from npm at build time; run 'npm ci' in tern-server/src/main/web"
+                                        + " (or delete its node_modules) and build again"
+                                : ""));
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+// The watch page of /live/NAME/: plays NAME's LL-HLS with hls.js in low-latency mode and shows,
+// every second, the latency (wall clock against EXT-X-PROGRAM-DATE-TIME), the buffer ahead, the
+// bitrate loaded over the last seconds, dropped frames and stalls. What it shows is also kept in
+// window.ternWatch, one sample a second, for the tests.
+'use strict';
+(() => {
+  const BITRATE_WINDOW_MS = 5000;
+  const RETRY_MS = 2000;
+  const name = decodeURIComponent(location.pathname.replace(/\/+$/, '').split('/').pop());
+  const src = location.pathname.replace(/\/?$/, '/') + 'index.m3u8';
+  const video = document.getElementById('video');
+  const el = (id) => document.getElementById(id);
+  document.title = 'Tern · live/' + name;
+  el('title').textContent = 'live/' + name;
+  el('playlist').href = src;
+  el('playlist').textContent = src;
+
+  const watch = { name, samples: [], stalls: 0, errors: [] };
+  window.ternWatch = watch;
+  let hls = null;
+  let loads = []; // [time ms, bytes] of media loaded lately
+  let playingSince = null;
+  let stalled = false;
+
+  function state(text, kind) {
+    const s = el('state');
+    s.textContent = text;
+    s.className = 'state ' + (kind || '');
+  }
+
+  function stall() {
+    if (playingSince !== null && !stalled) {
+      stalled = true;
+      watch.stalls++;
+    }
+  }
+
+  video.addEventListener('waiting', stall);
+  video.addEventListener('playing', () => {
+    stalled = false;
+    if (playingSince === null) playingSince = performance.now();
+    state('live', 'ok');
+  });
+
+  function start() {
+    if (window.Hls && Hls.isSupported()) {
+      hls = new Hls({ lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5, backBufferLength: 10 });
+      hls.on(Hls.Events.FRAG_LOADED, (event, data) => {
+        // The loader's count: the payload itself may already be handed to the transmuxer worker.
+        const stats = (data.part || data.frag).stats;
+        loads.push([performance.now(), stats ? stats.loaded || stats.total || 0 : 0]);
+      });
+      hls.on(Hls.Events.ERROR, (event, data) => {
+        if (data.details === Hls.ErrorDetails.BUFFER_STALLED_ERROR) stall();
+        watch.errors.push(data.details);
+        if (watch.errors.length > 50) watch.errors.shift();
+        if (data.fatal) {
+          // Not live yet, or gone: show it and try again, as a player left open should.
+          state(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'waiting for live/' + name : 'error: ' + data.details, 'bad');
+          hls.destroy();
+          hls = null;
+          playingSince = null;
+          setTimeout(start, RETRY_MS);
+        }
+      });
+      hls.loadSource(src);
+      hls.attachMedia(video);
+    } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
+      video.src = src; // Safari without Media Source Extensions: its own HLS, fewer figures
+    } else {
+      state('this browser cannot play HLS', 'bad');
+      return;
+    }
+    video.play().catch(() => state('press play', ''));
+  }
+
+  function seconds(s) {
+    return s === null || !isFinite(s) ? '–' : s.toFixed(2) + ' s';
+  }
+
+  function sample() {
+    const now = performance.now();
+    loads = loads.filter((l) => now - l[0] <= BITRATE_WINDOW_MS);
+    const bytes = loads.reduce((sum, l) => sum + l[1], 0);
+    const bitsPerSecond = playingSince === null ? null : bytes * 8 / (Math.min(BITRATE_WINDOW_MS, now - playingSince) / 1000 || 1);
+    const date = hls ? hls.playingDate : null;
+    const latency = date ? (Date.now() - date.getTime()) / 1000 : null;
+    const b = video.buffered;
+    let buffer = null;
+    for (let i = 0; i < b.length; i++) {
+      if (b.start(i) <= video.currentTime + 0.1 && video.currentTime <= b.end(i)) buffer = b.end(i) - video.currentTime;
+    }
+    const quality = video.getVideoPlaybackQuality ? video.getVideoPlaybackQuality() : null;
+    const dropped = quality ? quality.droppedVideoFrames : null;
+
+    el('latency').textContent = seconds(latency);
+    el('latency').className = latency === null ? '' : latency < 2 ? 'ok' : latency < 5 ? 'warn' : 'bad';
+    el('buffer').textContent = seconds(buffer);
+    el('bitrate').textContent = bitsPerSecond === null ? '–' : bitsPerSecond >= 1e6
+      ? (bitsPerSecond / 1e6).toFixed(2) + ' Mbit/s' : (bitsPerSecond / 1e3).toFixed(0) + ' kbit/s';
+    el('dropped').textContent = dropped === null ? '–' : dropped + (quality.totalVideoFrames ? ' of ' + quality.totalVideoFrames : '');
+    el('stalls').textContent = String(watch.stalls);
+    el('stalls').className = watch.stalls ? 'warn' : '';
+    el('picture').textContent = video.videoWidth ? video.videoWidth + '×' + video.videoHeight : '–';
+
+    if (playingSince !== null) {
+      watch.samples.push({
+        wall: (now - playingSince) / 1000, media: video.currentTime, latency, buffer, bitsPerSecond,
+        dropped, stalls: watch.stalls, shown: el('latency').textContent,
+      });
+      if (watch.samples.length > 600) watch.samples.shift();
+    }
+  }
+
+  setInterval(sample, 1000);
+  start();
+})();
