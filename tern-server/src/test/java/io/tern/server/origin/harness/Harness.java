@@ -20,6 +20,12 @@ import org.junit.jupiter.api.Assumptions;
  * locally and fails it with {@code CI=true}.
  */
 public final class Harness {
+    /**
+     * Ports already handed out: the kernel may give the same ephemeral port to two probes in a row
+     * (both closed at once), and one server's two listeners would then clash.
+     */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     /** The npm project with hls.js, hls-parser and playwright-core ({@code npm ci} there). */
     public static final Path ORIGIN_DIR = Path.of(System.getProperty("basedir", "."), "src/test/origin");
 
@@ -96,16 +102,26 @@ public final class Harness {
 
     /** A TCP port free on loopback right now. */
     public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+        for (int attempt = 0; attempt < 64; attempt++) {
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            }
         }
+        throw new IOException("no TCP port on loopback that this JVM has not handed out already");
     }
 
     /** A UDP port free on loopback now (for the SRT listener). */
     public static int freeUdpPort() throws IOException {
-        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+        for (int attempt = 0; attempt < 64; attempt++) {
+            try (java.net.DatagramSocket socket = new java.net.DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            }
         }
+        throw new IOException("no UDP port on loopback that this JVM has not handed out already");
     }
 
     public static void deleteTree(Path dir) throws IOException {
