@@ -49,7 +49,7 @@ class NostrRelayTest {
     }
 
     static NostrRelay.StoreOpener sqlite(Path file, RelayConfig config) {
-        return sink -> SqliteEventStore.open(SqliteStoreConfig.defaults(file), config.nip09(), sink);
+        return sink -> SqliteEventStore.open(SqliteStoreConfig.defaults(file), config.nip09(), sink, System::nanoTime);
     }
 
     private void start(int threads, RelayConfig config) throws Exception {

@@ -90,7 +90,7 @@ public final class NostrRelayLauncher implements NostrCommand.Launcher {
                     address,
                     settings.threads(),
                     config,
-                    sink -> SqliteEventStore.open(settings.storeConfig(), config.nip09(), sink),
+                    sink -> SqliteEventStore.open(settings.storeConfig(), config.nip09(), sink, System::nanoTime),
                     crypto.verifier(),
                     () -> System.currentTimeMillis() / 1000,
                     TernVersion.version());

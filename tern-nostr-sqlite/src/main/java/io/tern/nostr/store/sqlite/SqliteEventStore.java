@@ -13,12 +13,15 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The embedded store: SQLite in WAL mode behind two threads. The writer thread takes whatever
  * writes are waiting (up to {@code maxWriteBatch}), decides and inserts them in one transaction,
  * commits, and only then completes them, so the engine's OK always follows the commit. The reader
- * thread runs queries and counts in time slices on its read connections.
+ * thread runs queries and counts in time slices on its read connections, timed by the injected
+ * monotonic clock (a fake in tests). This is the adapter half of the store: the engine in
+ * {@code tern-nostr} sees only {@link EventStore} and the completions handed back to its thread.
  */
 public final class SqliteEventStore implements EventStore {
     private static final Object STOP = new Object();
@@ -44,12 +47,13 @@ public final class SqliteEventStore implements EventStore {
 
     private record Cancel(long requestId) {}
 
-    private SqliteEventStore(SqliteBackend backend, SqliteStoreConfig config, StoreCompletionSink sink) {
+    private SqliteEventStore(
+            SqliteBackend backend, SqliteStoreConfig config, StoreCompletionSink sink, LongSupplier nanoClock) {
         this.backend = backend;
         this.sink = sink;
         this.maxWriteBatch = config.maxWriteBatch();
         this.scheduler = new QueryScheduler(
-                backend, sink, System::nanoTime, config.sliceNs(), config.rowsPerStep(), config.readConnections());
+                backend, sink, nanoClock, config.sliceNs(), config.rowsPerStep(), config.readConnections());
         this.writerThread = new Thread(this::runWriter, "tern-nostr-sqlite-writer");
         this.readerThread = new Thread(this::runReader, "tern-nostr-sqlite-reader");
         writerThread.setDaemon(true);
@@ -60,11 +64,16 @@ public final class SqliteEventStore implements EventStore {
      * Opens the database and starts the store's threads.
      *
      * @param deletionEnabled whether kind 5 deletes (NIP-09); when off it is stored as any event
+     * @param sink receives every completion, on the store's threads
+     * @param nanoClock monotonic nanoseconds, read on the reader thread to end each query's time
+     *     slice ({@code System::nanoTime} in production)
      * @throws SQLException when the database cannot be opened
      */
-    public static SqliteEventStore open(SqliteStoreConfig config, boolean deletionEnabled, StoreCompletionSink sink)
+    public static SqliteEventStore open(
+            SqliteStoreConfig config, boolean deletionEnabled, StoreCompletionSink sink, LongSupplier nanoClock)
             throws SQLException {
-        SqliteEventStore store = new SqliteEventStore(SqliteBackend.open(config, deletionEnabled), config, sink);
+        SqliteEventStore store =
+                new SqliteEventStore(SqliteBackend.open(config, deletionEnabled), config, sink, nanoClock);
         store.writerThread.start();
         store.readerThread.start();
         return store;

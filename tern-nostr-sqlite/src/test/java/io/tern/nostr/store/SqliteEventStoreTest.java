@@ -57,20 +57,24 @@ class SqliteEventStoreTest {
         for (int i = 0; i < 20; i++) {
             events.add(alice.sign(T, 1, List.of(), "e" + i));
         }
-        try (SqliteEventStore store = SqliteEventStore.open(config(), true, c -> {
-            // Another connection must already see the row when the completion is emitted.
-            try (Connection other = DriverManager.getConnection(url);
-                    PreparedStatement s = other.prepareStatement("SELECT count(*) FROM events WHERE id = ?")) {
-                s.setBytes(1, events.get((int) c.requestId()).idBytes());
-                try (ResultSet rs = s.executeQuery()) {
-                    rs.next();
-                    visibleAtCompletion.add(rs.getInt(1) == 1);
-                }
-            } catch (Exception e) {
-                visibleAtCompletion.add(false);
-            }
-            done.add(c);
-        })) {
+        try (SqliteEventStore store = SqliteEventStore.open(
+                config(),
+                true,
+                c -> {
+                    // Another connection must already see the row when the completion is emitted.
+                    try (Connection other = DriverManager.getConnection(url);
+                            PreparedStatement s = other.prepareStatement("SELECT count(*) FROM events WHERE id = ?")) {
+                        s.setBytes(1, events.get((int) c.requestId()).idBytes());
+                        try (ResultSet rs = s.executeQuery()) {
+                            rs.next();
+                            visibleAtCompletion.add(rs.getInt(1) == 1);
+                        }
+                    } catch (Exception e) {
+                        visibleAtCompletion.add(false);
+                    }
+                    done.add(c);
+                },
+                System::nanoTime)) {
             for (int i = 0; i < events.size(); i++) {
                 store.write(i, events.get(i));
             }
@@ -86,17 +90,21 @@ class SqliteEventStoreTest {
         CountDownLatch allSubmitted = new CountDownLatch(1);
         AtomicInteger completed = new AtomicInteger();
         CountDownLatch allDone = new CountDownLatch(1000);
-        try (SqliteEventStore store = SqliteEventStore.open(config(), true, c -> {
-            if (completed.getAndIncrement() == 0) {
-                try {
-                    // Hold the writer in its first batch until everything else is queued.
-                    allSubmitted.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            allDone.countDown();
-        })) {
+        try (SqliteEventStore store = SqliteEventStore.open(
+                config(),
+                true,
+                c -> {
+                    if (completed.getAndIncrement() == 0) {
+                        try {
+                            // Hold the writer in its first batch until everything else is queued.
+                            allSubmitted.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    allDone.countDown();
+                },
+                System::nanoTime)) {
             List<Event> events = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
                 events.add(alice.sign(T, 1, List.of(), "b" + i));
@@ -165,7 +173,7 @@ class SqliteEventStoreTest {
     void theEngineOverSqlite() throws Exception {
         LinkedBlockingQueue<StoreCompletion> completions = new LinkedBlockingQueue<>();
         FakeClock clock = new FakeClock();
-        try (SqliteEventStore store = SqliteEventStore.open(config(), true, completions::add)) {
+        try (SqliteEventStore store = SqliteEventStore.open(config(), true, completions::add, System::nanoTime)) {
             RelayEngine engine = new RelayEngine(
                     RelayConfig.defaults(), store, Keys.secp(), clock::epochSeconds, new Random(1), clock.nowNs());
             engine.onOpen(1, "127.0.0.1", "localhost:7777", clock.nowNs());
