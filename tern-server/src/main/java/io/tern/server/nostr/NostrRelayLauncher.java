@@ -17,8 +17,6 @@ import java.util.concurrent.CountDownLatch;
  * prints one start-up line with the relay's URL, and runs until SIGTERM or SIGINT.
  */
 public final class NostrRelayLauncher implements NostrCommand.Launcher {
-    private static final System.Logger LOG = System.getLogger("tern.nostr");
-
     private final PrintStream out;
 
     public NostrRelayLauncher(PrintStream out) {
@@ -54,13 +52,7 @@ public final class NostrRelayLauncher implements NostrCommand.Launcher {
     /** Starts everything {@code settings} asks for and prints the start-up line to {@code out}. */
     public static Running start(NostrSettings settings, PrintStream out) throws Exception {
         RelayConfig config = settings.relayConfig();
-        SchnorrVerifiers.Choice crypto = SchnorrVerifiers.best();
-        if (crypto.fallbackReason() != null) {
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    "libsecp256k1 is unavailable, verifying with BouncyCastle (about 30x" + " slower): "
-                            + crypto.fallbackReason());
-        }
+        SchnorrVerifiers.Choice crypto = MountedRelay.verifier();
         NostrServer server = bind(settings, config, crypto, settings.listenAddress());
         MetricsEndpoint metrics = null;
         if (settings.prometheus()) {

@@ -10,6 +10,7 @@ import static io.tern.server.origin.config.OriginOptions.MAX_HTTP_CONNECTIONS_PE
 import static io.tern.server.origin.config.OriginOptions.MAX_RTMP_CONNECTIONS;
 import static io.tern.server.origin.config.OriginOptions.MAX_SRT_SESSIONS;
 import static io.tern.server.origin.config.OriginOptions.MAX_STREAMS;
+import static io.tern.server.origin.config.OriginOptions.NOSTR_DB;
 import static io.tern.server.origin.config.OriginOptions.PROMETHEUS;
 import static io.tern.server.origin.config.OriginOptions.PROMETHEUS_PORT;
 import static io.tern.server.origin.config.OriginOptions.RECORD_DIR;
@@ -34,6 +35,7 @@ import io.tern.netty.http.HttpRoutes;
 import io.tern.netty.http.HttpServer;
 import io.tern.netty.http.HttpService;
 import io.tern.netty.http.HttpTls;
+import io.tern.netty.nostr.NostrRelay;
 import io.tern.netty.rtmp.RtmpListener;
 import io.tern.netty.rtmp.RtmpListenerSettings;
 import io.tern.netty.srt.DemuxingIngest;
@@ -42,6 +44,8 @@ import io.tern.netty.stream.TlsContextSource;
 import io.tern.netty.stream.TlsSettings;
 import io.tern.server.metrics.HttpMetrics;
 import io.tern.server.metrics.MetricsEndpoint;
+import io.tern.server.metrics.NostrMetrics;
+import io.tern.server.nostr.MountedRelay;
 import io.tern.server.origin.api.ApiAccess;
 import io.tern.server.origin.api.ApiRoutes;
 import io.tern.server.origin.auth.PublishPolicy;
@@ -71,7 +75,7 @@ import java.util.concurrent.TimeUnit;
  * The live origin, wired: RTMP ingest into the {@link StreamRegistry}, each stream packaged as
  * LL-HLS on its publisher's event loop, served over HTTP/1.1 and h2c (and h2 over TLS), recorded as
  * fragmented MP4 by a writer thread of its own, and counted for Prometheus. Ingest and HTTP share
- * one event-loop group.
+ * one event-loop group. With {@code --nostr-db}, a Nostr relay on {@code /nostr} of the HTTP ports.
  *
  * <p>Start-up order matters: recordings a crash left incomplete are cut back before any listener
  * opens, so nothing torn is ever served or listed.
@@ -94,6 +98,7 @@ public final class OriginServer implements AutoCloseable {
     private SrtServer srt;
     private TlsContextSource tls;
     private HttpServer http;
+    private NostrRelay nostr;
     private MetricsEndpoint metrics;
     private RecordingStore.Repair repair;
 
@@ -179,6 +184,10 @@ public final class OriginServer implements AutoCloseable {
         new ApiRoutes(registry, writer == null ? null : writer.store(), apiAccess, null).addTo(routes);
         new WebRoutes(registry, webAssets).addTo(routes);
         HlsRoutes.addTo(routes, registry);
+        Path nostrDb = config.get(NOSTR_DB);
+        if (nostrDb != null) {
+            nostr = MountedRelay.mount(routes, group.next(), nostrDb, NOSTR_DB.name(), config.source(NOSTR_DB));
+        }
         HttpServer.Builder builder = HttpServer.builder(new HttpService(routes.build(), limits))
                 .eventLoops(group)
                 .listen(new InetSocketAddress(any.getAddress(), config.get(HTTP_PORT)));
@@ -192,11 +201,15 @@ public final class OriginServer implements AutoCloseable {
             OriginMetrics origin = new OriginMetrics(registry, writer, budget, rtmp::connections);
             HttpMetrics httpMetrics = new HttpMetrics(http.counters());
             SrtMetrics srtMetrics = new SrtMetrics(srtIngest);
+            NostrMetrics nostrMetrics = nostr == null ? null : new NostrMetrics(nostr);
             metrics = MetricsEndpoint.start(
                     r -> {
                         origin.register(r);
                         httpMetrics.register(r);
                         srtMetrics.register(r);
+                        if (nostrMetrics != null) {
+                            nostrMetrics.register(r);
+                        }
                     },
                     () -> false,
                     new InetSocketAddress(config.get(PROMETHEUS_PORT)));
@@ -238,6 +251,11 @@ public final class OriginServer implements AutoCloseable {
         return srt.localAddress();
     }
 
+    /** The Nostr relay on {@code /nostr}, or null without {@code --nostr-db}. */
+    public NostrRelay nostrRelay() {
+        return nostr;
+    }
+
     public int httpPort() {
         return http.port();
     }
@@ -257,7 +275,10 @@ public final class OriginServer implements AutoCloseable {
                 + (tls == null ? "" : ", HTTPS " + http.tlsAddresses()) + ", " + NettyTransports.name() + ", "
                 + (writer == null
                         ? "recording off"
-                        : "recording to " + writer.store().root());
+                        : "recording to " + writer.store().root())
+                + (nostr == null
+                        ? ""
+                        : ", Nostr relay on " + MountedRelay.PATH + " (database " + config.get(NOSTR_DB) + ")");
     }
 
     /** Disconnects publishers, closes listeners and connections, finishes the recordings. */
@@ -277,6 +298,9 @@ public final class OriginServer implements AutoCloseable {
         }
         if (http != null) {
             http.close();
+        }
+        if (nostr != null) {
+            nostr.close(); // after its connections, which closed with the HTTP server
         }
         // Let the publishers' ends reach the packagers (and the recordings their last chunks).
         group.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);

@@ -206,6 +206,17 @@ public final class OriginOptions {
             "Recording bytes waiting for the disk at most; past it a stream's recording drops (counted) and"
                     + " resumes in a new file at the next keyframe, and the live stream never waits.");
 
+    // ---- Nostr relay
+
+    public static final OriginOption<Path> NOSTR_DB = server(
+            "nostr-db",
+            path(),
+            null,
+            "none (no Nostr relay)",
+            "Serve a Nostr relay on /nostr of the HTTP and HTTPS ports (WebSocket over HTTP/1.1, NIP-11 for"
+                    + " 'Accept: application/nostr+json'), storing its events in this SQLite file (created if"
+                    + " missing); the relay's limits are ./tern nostr's defaults.");
+
     // ---- operations
 
     public static final OriginOption<Boolean> PROMETHEUS =

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * ci}): nostr-tools and ws on Node, nostr-tools bundled by esbuild for Chromium through
  * playwright-core. A missing peer skips locally and fails with {@code CI=true}.
  */
-final class NostrPeers {
+public final class NostrPeers {
     static final Path DIR = Path.of(System.getProperty("basedir", "."), "src/test/nostr");
 
     private NostrPeers() {}
@@ -27,7 +27,7 @@ final class NostrPeers {
                 : name + " (npm ci in tern-server/src/test/nostr)";
     }
 
-    static void requireNode() {
+    public static void requireNode() {
         Harness.require("the Nostr client tests", Harness.node(), module("nostr-tools"), module("ws"));
     }
 
@@ -43,7 +43,7 @@ final class NostrPeers {
 
     /** Runs {@code node script args...} and returns its JSON line, failing the test unless it says ok. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> run(long timeoutSeconds, String script, String... args) throws Exception {
+    public static Map<String, Object> run(long timeoutSeconds, String script, String... args) throws Exception {
         Path home = Files.createTempDirectory("tern-nostr-node");
         Path stdout = home.resolve("stdout.txt");
         Path stderr = home.resolve("stderr.txt");
