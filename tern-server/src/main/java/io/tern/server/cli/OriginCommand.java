@@ -15,8 +15,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.ISetter;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -76,22 +74,17 @@ public final class OriginCommand implements Callable<Integer> {
     public static CommandLine commandLine(OriginServerLauncher launcher) {
         OriginCommand command = new OriginCommand(launcher);
         CommandLine line = new CommandLine(command);
-        int order = 0;
+        TableOptions options = new TableOptions(line);
         for (OriginOption<?> row : OriginOptions.all()) {
-            OptionSpec.Builder option = OptionSpec.builder("--" + row.name())
-                    .type(String.class)
-                    .order(order++)
-                    .hasInitialValue(false)
-                    .description(row.helpWithDefault())
-                    .setter(command.new Collector(row));
-            if (row.type().flag()) {
-                option.arity("0..1").fallbackValue("").paramLabel("<on|off>");
-            } else {
-                option.arity("1").paramLabel(row.type().paramLabel());
-            }
-            line.getCommandSpec().addOption(option.build());
+            boolean flag = row.type().flag();
+            options.add(
+                    row.name(),
+                    flag ? "<on|off>" : row.type().paramLabel(),
+                    row.helpWithDefault(),
+                    flag,
+                    value -> command.commandLineValues.add(
+                            new OptionOccurrence(row, value, ConfigSource.commandLine(), null)));
         }
-        line.setOverwrittenOptionsAllowed(true);
         return line;
     }
 
@@ -114,22 +107,5 @@ public final class OriginCommand implements Callable<Integer> {
             return 0;
         }
         return launcher.launch(config);
-    }
-
-    /** Records each occurrence, in argument order. */
-    private final class Collector implements ISetter {
-        private final OriginOption<?> row;
-
-        Collector(OriginOption<?> row) {
-            this.row = row;
-        }
-
-        @Override
-        public <T> T set(T value) {
-            if (value != null) {
-                commandLineValues.add(new OptionOccurrence(row, value.toString(), ConfigSource.commandLine(), null));
-            }
-            return null;
-        }
     }
 }

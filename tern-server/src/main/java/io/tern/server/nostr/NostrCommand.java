@@ -1,5 +1,6 @@
 package io.tern.server.nostr;
 
+import io.tern.server.cli.TableOptions;
 import io.tern.server.config.ConfigException;
 import io.tern.server.config.ConfigSource;
 import java.nio.file.Path;
@@ -9,8 +10,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.ISetter;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -69,22 +68,14 @@ public final class NostrCommand implements Callable<Integer> {
     public static CommandLine commandLine(Launcher launcher) {
         NostrCommand command = new NostrCommand(launcher);
         CommandLine line = new CommandLine(command);
-        int order = 0;
+        TableOptions options = new TableOptions(line);
         for (NostrOptions.Row row : NostrOptions.all()) {
-            boolean onOff = row.label().equals("<on|off>");
-            OptionSpec.Builder option = OptionSpec.builder("--" + row.name())
-                    .type(String.class)
-                    .order(order++)
-                    .paramLabel(row.label())
-                    .description(row.helpWithDefault())
-                    .hasInitialValue(false)
-                    .setter(new Collector(command, row));
-            if (onOff) {
-                option.arity("0..1").fallbackValue("");
-            } else {
-                option.arity("1");
-            }
-            line.getCommandSpec().addOption(option.build());
+            options.add(
+                    row.name(),
+                    row.label(),
+                    row.helpWithDefault(),
+                    row.label().equals("<on|off>"),
+                    value -> command.commandLine.add(new Occurrence(row, value)));
         }
         return line;
     }
@@ -111,24 +102,5 @@ public final class NostrCommand implements Callable<Integer> {
             commandLine.clear();
         }
         return launcher.launch(settings);
-    }
-
-    /** Records each occurrence in argument order. */
-    private static final class Collector implements ISetter {
-        private final NostrCommand command;
-        private final NostrOptions.Row row;
-
-        Collector(NostrCommand command, NostrOptions.Row row) {
-            this.command = command;
-            this.row = row;
-        }
-
-        @Override
-        public <T> T set(T value) {
-            if (value != null) {
-                command.commandLine.add(new Occurrence(row, value.toString()));
-            }
-            return null;
-        }
     }
 }

@@ -1,11 +1,9 @@
 package io.tern.server.origin.config;
 
 import io.tern.server.config.ConfigException;
+import io.tern.server.config.ConfigLines;
 import io.tern.server.config.ConfigSource;
 import io.tern.server.origin.registry.StreamNames;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +25,8 @@ import java.util.regex.Pattern;
  * publish-secret = only-for-cam1
  * </pre>
  *
- * {@code name = value}, {@code name value} or a bare {@code name} for a flag; a line starting
- * with {@code #} is a comment. An unknown option, a server-only option inside a section, or a
+ * The lines are {@link ConfigLines}' ({@code name = value}, {@code name value} or a bare
+ * {@code name} for a flag; {@code #} comments). An unknown option, a server-only option inside a section, or a
  * section header that names no valid stream stops start-up with the file and line.
  */
 public final class OriginConfigFile {
@@ -37,26 +35,17 @@ public final class OriginConfigFile {
     private OriginConfigFile() {}
 
     public static List<OptionOccurrence> read(Path file) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new ConfigException("Cannot read the configuration file " + file + ": " + e.getMessage());
-        }
-        return parse(file.toString(), lines);
+        return parse(file.toString(), ConfigLines.read(file));
     }
 
     /** The occurrences of {@code lines}, read as the file {@code fileName}. */
     public static List<OptionOccurrence> parse(String fileName, List<String> lines) {
         List<OptionOccurrence> out = new ArrayList<>();
-        String stream = null;
-        for (int i = 0; i < lines.size(); i++) {
-            ConfigSource source = ConfigSource.file(fileName, i + 1);
-            String line = lines.get(i).strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            if (line.startsWith("[")) {
+        ConfigLines.parse(fileName, lines, new ConfigLines.Handler() {
+            private String stream;
+
+            @Override
+            public void section(String line, ConfigSource source) {
                 Matcher m = SECTION.matcher(line);
                 if (!m.matches()) {
                     throw new ConfigException(
@@ -67,42 +56,22 @@ public final class OriginConfigFile {
                     throw new ConfigException("Invalid stream name '" + stream + "' in a section header ("
                             + StreamNames.RULE + ") " + source.where());
                 }
-                continue;
             }
-            int split = line.indexOf('=');
-            String name;
-            String value;
-            if (split >= 0) {
-                name = line.substring(0, split).strip();
-                value = line.substring(split + 1).strip();
-            } else {
-                int space = indexOfWhitespace(line);
-                name = space < 0 ? line : line.substring(0, space);
-                value = space < 0 ? "" : line.substring(space + 1).strip();
-            }
-            if (name.startsWith("--")) {
-                name = name.substring(2);
-            }
-            OriginOption<?> option = OriginOptions.byName(name);
-            if (option == null) {
-                throw new ConfigException("Unknown option '" + name + "' " + source.where()
-                        + " (./tern origin --help lists every option)");
-            }
-            if (stream != null && option.scope() != OriginOption.Scope.STREAM) {
-                throw new ConfigException("Option '" + name + "' cannot be set per stream ([stream " + stream + "]) "
-                        + source.where() + "; move it above the first section");
-            }
-            out.add(new OptionOccurrence(option, value, source, stream));
-        }
-        return out;
-    }
 
-    private static int indexOfWhitespace(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (Character.isWhitespace(s.charAt(i))) {
-                return i;
+            @Override
+            public void setting(String name, String value, ConfigSource source) {
+                OriginOption<?> option = OriginOptions.byName(name);
+                if (option == null) {
+                    throw new ConfigException("Unknown option '" + name + "' " + source.where()
+                            + " (./tern origin --help lists every option)");
+                }
+                if (stream != null && option.scope() != OriginOption.Scope.STREAM) {
+                    throw new ConfigException("Option '" + name + "' cannot be set per stream ([stream " + stream
+                            + "]) " + source.where() + "; move it above the first section");
+                }
+                out.add(new OptionOccurrence(option, value, source, stream));
             }
-        }
-        return -1;
+        });
+        return out;
     }
 }
