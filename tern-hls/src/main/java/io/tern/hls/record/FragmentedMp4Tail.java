@@ -15,12 +15,25 @@ import java.io.IOException;
 public final class FragmentedMp4Tail {
     private FragmentedMp4Tail() {}
 
+    /**
+     * The valid part of a recording: where to truncate it (its size when it is whole), and how many
+     * complete fragments that leaves. With none, the file is at most an init segment: nothing in it
+     * decodes.
+     */
+    public record Tail(long completeLength, int fragments) {}
+
     /** The length to truncate the file to (equal to its size when it is whole). */
     public static long completeLength(ByteSource file) throws IOException {
+        return scan(file).completeLength();
+    }
+
+    /** Walks the top-level boxes once: the length to keep and the complete fragments within it. */
+    public static Tail scan(ByteSource file) throws IOException {
         long size = file.size();
         byte[] header = new byte[16];
         long pos = 0;
         long complete = 0;
+        int fragments = 0;
         boolean ftyp = false;
         boolean moov = false;
         boolean inFragment = false;
@@ -46,29 +59,30 @@ public final class FragmentedMp4Tail {
             switch (type) {
                 case "ftyp" -> {
                     if (pos != 0) {
-                        return complete;
+                        return new Tail(complete, fragments);
                     }
                     ftyp = true;
                 }
                 case "moov" -> {
                     if (!ftyp || moov) {
-                        return complete;
+                        return new Tail(complete, fragments);
                     }
                     moov = true;
                     complete = end;
                 }
                 case "moof" -> {
                     if (!moov || inFragment) {
-                        return complete;
+                        return new Tail(complete, fragments);
                     }
                     inFragment = true;
                 }
                 case "mdat" -> {
                     if (!inFragment) {
-                        return complete;
+                        return new Tail(complete, fragments);
                     }
                     inFragment = false;
                     complete = end;
+                    fragments++;
                 }
                 case "free", "skip", "styp", "sidx", "emsg", "prft" -> {
                     if (moov && !inFragment) {
@@ -76,12 +90,12 @@ public final class FragmentedMp4Tail {
                     }
                 }
                 default -> {
-                    return complete;
+                    return new Tail(complete, fragments);
                 }
             }
             pos = end;
         }
-        return complete;
+        return new Tail(complete, fragments);
     }
 
     private static long u32(byte[] b, int p) {

@@ -50,7 +50,8 @@ class FragmentedMp4TailTest {
 
         for (int cut = 0; cut <= file.length; cut++) {
             byte[] truncated = Arrays.copyOf(file, cut);
-            long complete = FragmentedMp4Tail.completeLength(ByteSource.of(truncated));
+            FragmentedMp4Tail.Tail tail = FragmentedMp4Tail.scan(ByteSource.of(truncated));
+            long complete = tail.completeLength();
             int expected = 0;
             for (int b : boundaries) {
                 if (b <= cut) {
@@ -58,6 +59,9 @@ class FragmentedMp4TailTest {
                 }
             }
             assertThat(complete).as("cut at %d of %d", cut, file.length).isEqualTo(expected);
+            assertThat(tail.fragments())
+                    .as("whole fragments before a cut at %d", cut)
+                    .isEqualTo(Math.max(0, boundaries.indexOf(expected)));
             if (complete > 0) {
                 Mp4Reader repaired = Mp4Reader.read(Arrays.copyOf(file, (int) complete));
                 assertThat(repaired.fragments).hasSize(boundaries.indexOf(expected));

@@ -1,26 +1,34 @@
 package io.tern.server.metrics;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.prometheus.metrics.exporter.common.PrometheusScrapeHandler;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.tern.netty.NettyTransports;
+import io.tern.netty.http.CacheControl;
+import io.tern.netty.http.HttpExchange;
+import io.tern.netty.http.HttpLimits;
+import io.tern.netty.http.HttpRoutes;
+import io.tern.netty.http.HttpServer;
+import io.tern.netty.http.HttpService;
 import io.tern.server.relay.RelayServer;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The HTTP endpoint of {@code --prometheus}: one small JDK HTTP server, one thread.
+ * The HTTP endpoint of {@code --prometheus}: Tern's HTTP server ({@code io.tern.netty.http}, on
+ * Netty's codecs) on an event loop of its own, so that a scrape, which walks every engine's
+ * counters, never runs on a loop that serves traffic.
  * <ul>
  *   <li>{@code GET /metrics}: Prometheus exposition (text, OpenMetrics or protobuf, as the
- *       scraper asks), the {@code tern_*} metrics of {@link RelayMetrics} plus the JVM's.</li>
+ *       scraper asks; {@code name[]} filters; gzip), the {@code tern_*} metrics of
+ *       {@link RelayMetrics} (or the product's) plus the JVM's.</li>
  *   <li>{@code GET /health} and {@code GET /ready}: 200 {@code ok} while serving, 503
  *       {@code draining} in drain mode, so that a load balancer takes the node out.</li>
  * </ul>
@@ -28,17 +36,15 @@ import java.util.function.Consumer;
  */
 public final class MetricsEndpoint implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("tern");
-    private static final byte[] OK = "ok\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] DRAINING = "draining\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] NOT_FOUND = "not found; try /metrics or /health\n".getBytes(StandardCharsets.US_ASCII);
+    private static final String NOT_FOUND = "not found; try /metrics or /health\n";
 
+    private final EventLoopGroup loop;
     private final HttpServer http;
-    private final ExecutorService executor;
     private final RelayMetrics metrics;
 
-    private MetricsEndpoint(HttpServer http, ExecutorService executor, RelayMetrics metrics) {
+    private MetricsEndpoint(EventLoopGroup loop, HttpServer http, RelayMetrics metrics) {
+        this.loop = loop;
         this.http = http;
-        this.executor = executor;
         this.metrics = metrics;
     }
 
@@ -79,31 +85,39 @@ public final class MetricsEndpoint implements AutoCloseable {
         PrometheusRegistry registry = new PrometheusRegistry();
         register.accept(registry);
         JvmMetrics.builder().register(registry);
+        PrometheusScrapeHandler scrape = new PrometheusScrapeHandler(registry);
 
-        HttpServer http = HttpServer.create(bind, 16);
-        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "tern-metrics-http");
-            thread.setDaemon(true);
-            return thread;
-        });
-        http.setExecutor(executor);
-        MetricsHandler scrape = new MetricsHandler(registry);
-        http.createContext("/", exchange -> {
-            try (exchange) {
-                String path = exchange.getRequestURI().getPath();
-                switch (path) {
-                    case "/metrics" -> scrape.handle(exchange);
-                    case "/health", "/ready" -> health(exchange, draining.getAsBoolean());
-                    default -> respond(exchange, 404, NOT_FOUND);
-                }
+        HttpRoutes routes = HttpRoutes.builder()
+                .get("/metrics", "metrics", exchange -> ScrapeExchange.answer(scrape, exchange))
+                .get("/health", "health", exchange -> health(exchange, draining.getAsBoolean()))
+                .get("/ready", "health", exchange -> health(exchange, draining.getAsBoolean()))
+                .notFound(exchange -> exchange.reply(HttpResponseStatus.NOT_FOUND)
+                        .cache(CacheControl.noStore())
+                        .send(NOT_FOUND))
+                .build();
+        EventLoopGroup loop = NettyTransports.newGroup(1, "tern-metrics-http");
+        HttpServer http;
+        try {
+            http = HttpServer.builder(new HttpService(routes, HttpLimits.DEFAULTS))
+                    .eventLoops(loop)
+                    .listen(bind)
+                    .start();
+        } catch (Exception e) { // a bind failure arrives undeclared from Netty
+            shutdown(loop);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while binding " + bind);
             }
-        });
-        http.start();
+            if (e instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(e.getMessage(), e);
+        }
+        InetSocketAddress bound = http.plainAddresses().get(0);
         LOG.log(
                 System.Logger.Level.INFO,
-                "metrics on http://" + http.getAddress().getHostString() + ":"
-                        + http.getAddress().getPort() + "/metrics, health on /health");
-        return new MetricsEndpoint(http, executor, relay);
+                "metrics on http://" + bound.getHostString() + ":" + bound.getPort() + "/metrics, health on /health");
+        return new MetricsEndpoint(loop, http, relay);
     }
 
     /** The relay's metrics; null for an endpoint started with other collectors. */
@@ -113,35 +127,22 @@ public final class MetricsEndpoint implements AutoCloseable {
 
     /** The bound address; its port is the real one when started on port 0. */
     public InetSocketAddress address() {
-        return http.getAddress();
+        return http.plainAddresses().get(0);
     }
 
     @Override
     public void close() {
-        http.stop(0);
-        executor.shutdownNow();
+        http.close();
+        shutdown(loop);
     }
 
-    private static void health(HttpExchange exchange, boolean draining) throws IOException {
-        respond(exchange, draining ? 503 : 200, draining ? DRAINING : OK);
+    private static void shutdown(EventLoopGroup loop) {
+        loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
-    private static void respond(HttpExchange exchange, int status, byte[] body) throws IOException {
-        String method = exchange.getRequestMethod();
-        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        exchange.getResponseHeaders().set("Cache-Control", "no-store");
-        if (!method.equals("GET") && !method.equals("HEAD")) {
-            exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-            exchange.sendResponseHeaders(405, -1);
-            return;
-        }
-        if (method.equals("HEAD")) {
-            exchange.sendResponseHeaders(status, -1);
-            return;
-        }
-        exchange.sendResponseHeaders(status, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
+    private static void health(HttpExchange exchange, boolean draining) {
+        exchange.reply(draining ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.OK)
+                .cache(CacheControl.noStore())
+                .send(draining ? "draining\n" : "ok\n");
     }
 }

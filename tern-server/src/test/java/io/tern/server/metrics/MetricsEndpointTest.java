@@ -5,16 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.message.StunMethod;
+import java.io.ByteArrayInputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -155,6 +161,43 @@ class MetricsEndpointTest {
         assertThat(relay.get("/ready").statusCode()).isEqualTo(200);
         assertThat(relay.get("/healthz").statusCode()).isEqualTo(404);
         assertThat(relay.get("/").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void scrapeNegotiatesFormatFilterAndGzipAsThePrometheusClientDoes() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        URI metrics = URI.create("http://127.0.0.1:" + relay.metrics.address().getPort() + "/metrics");
+        HttpResponse<String> text = relay.get("/metrics");
+        assertThat(text.headers().firstValue("content-type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        HttpResponse<String> open = http.send(
+                HttpRequest.newBuilder(metrics)
+                        .header("Accept", "application/openmetrics-text; version=1.0.0")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(open.headers().firstValue("content-type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("application/openmetrics-text"));
+        assertThat(open.body()).endsWith("# EOF\n");
+        HttpResponse<String> filtered = http.send(
+                HttpRequest.newBuilder(URI.create(metrics + "?name[]=tern_draining"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(RelayFixture.parse(filtered.body())).containsOnlyKeys("tern_draining");
+        HttpResponse<byte[]> gzipped = http.send(
+                HttpRequest.newBuilder(metrics)
+                        .header("Accept-Encoding", "gzip")
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(gzipped.headers().firstValue("content-encoding")).hasValue("gzip");
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).contains("tern_draining 0");
+        }
+        HttpResponse<String> post = http.send(
+                HttpRequest.newBuilder(URI.create(metrics.resolve("/health").toString()))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(post.statusCode()).isEqualTo(405);
+        assertThat(relay.get("/health").headers().firstValue("cache-control")).hasValue("no-store");
     }
 
     @Test

@@ -2,16 +2,15 @@ package io.tern.bench.origin.runner;
 
 import io.tern.bench.runner.Commands;
 import io.tern.bench.runner.ServerProcess;
+import io.tern.hls.testing.FfmpegTestStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 
 /**
- * The same live stream into every origin: ffmpeg generating {@code testsrc2} and {@code sine} in
- * real time ({@code -re}), 720p30 H.264 (libx264 veryfast, zerolatency, a keyframe every second)
- * at 2.5 Mbit/s and AAC at 128 kbit/s, published over RTMP. Bounded: it stops by itself after
- * {@code seconds}.
+ * The same live stream into every origin: the tests' {@link FfmpegTestStream} (720p30 H.264 at
+ * 2.5 Mbit/s, AAC at 128 kbit/s, in real time), here with the rate capped, a 440 Hz tone and only
+ * errors logged, published over RTMP. Bounded: it stops by itself after {@code seconds}.
  */
 final class Publisher {
     private final String ffmpeg;
@@ -29,53 +28,13 @@ final class Publisher {
     }
 
     static List<String> command(String ffmpeg, String url, long seconds) {
-        return List.of(
-                ffmpeg,
-                "-hide_banner",
-                "-nostdin",
-                "-loglevel",
-                "error",
-                "-re",
-                "-f",
-                "lavfi",
-                "-i",
-                "testsrc2=size=1280x720:rate=30",
-                "-re",
-                "-f",
-                "lavfi",
-                "-i",
-                "sine=frequency=440:sample_rate=48000",
-                "-c:v",
-                "libx264",
-                "-preset",
-                "veryfast",
-                "-tune",
-                "zerolatency",
-                "-pix_fmt",
-                "yuv420p",
-                "-g",
-                "30",
-                "-keyint_min",
-                "30",
-                "-sc_threshold",
-                "0",
-                "-b:v",
-                "2500k",
-                "-maxrate",
-                "2500k",
-                "-bufsize",
-                "2500k",
-                "-c:a",
-                "aac",
-                "-b:a",
-                "128k",
-                "-ar",
-                "48000",
-                "-t",
-                String.format(Locale.ROOT, "%d", seconds),
-                "-f",
-                "flv",
-                url);
+        return FfmpegTestStream.of(ffmpeg)
+                .logLevel("error")
+                .toneHz(440)
+                .capRate()
+                .seconds(seconds)
+                .format("flv")
+                .command(url);
     }
 
     ServerProcess start(String url, long seconds, Path runDir) throws IOException, InterruptedException {

@@ -67,6 +67,14 @@ class RunnerPiecesTest {
     void theSameStreamForEveryOrigin() {
         List<String> c = Publisher.command("/usr/bin/ffmpeg", "rtmp://127.0.0.1:1/live/stream", 90);
         String line = String.join(" ", c);
+        // The command line every recorded run used, argument for argument (bench/origin/README.md).
+        assertThat(line)
+                .isEqualTo("/usr/bin/ffmpeg -hide_banner -nostdin -loglevel error"
+                        + " -re -f lavfi -i testsrc2=size=1280x720:rate=30"
+                        + " -re -f lavfi -i sine=frequency=440:sample_rate=48000"
+                        + " -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p"
+                        + " -g 30 -keyint_min 30 -sc_threshold 0 -b:v 2500k -maxrate 2500k -bufsize 2500k"
+                        + " -c:a aac -b:a 128k -ar 48000 -t 90 -f flv rtmp://127.0.0.1:1/live/stream");
         assertThat(c.stream().filter("-re"::equals)).hasSize(2);
         assertThat(line)
                 .contains("testsrc2=size=1280x720:rate=30")

@@ -18,13 +18,17 @@ import java.util.stream.Stream;
  * The recording directory on disk: the listing retention works from, and the repair that runs at
  * start, before anything is served or listed, so that a file a crash or {@code kill -9} left with a
  * torn last fragment is cut back to its last complete one ({@link FragmentedMp4Tail}), and a file
- * without even a complete header is removed. Blocking I/O: call it off the event loops.
+ * without one complete fragment (no whole header, or the header alone) is removed. Blocking I/O: call it off the event loops.
  */
 public final class RecordingStore {
     private static final System.Logger LOG = System.getLogger("tern.origin");
 
-    /** What {@link #repair} did. */
-    public record Repair(int files, int truncated, int removed, long bytesCut) {}
+    /**
+     * What {@link #repair} did: of {@code files} recordings, {@code truncated} were cut back to
+     * their last complete fragment, {@code removed} deleted for holding none ({@code initOnly} of
+     * them had a whole init segment and nothing after it), {@code bytesCut} the bytes cut off the truncated ones.
+     */
+    public record Repair(int files, int truncated, int removed, int initOnly, long bytesCut) {}
 
     private final Path root;
 
@@ -62,20 +66,27 @@ public final class RecordingStore {
         return out;
     }
 
-    /** Cuts every recording back to its last complete fragment; removes those with nothing whole. */
+    /**
+     * Cuts every recording back to its last complete fragment, and removes those left with no
+     * fragment: a file without a whole header, or one killed before its first fragment completed,
+     * which holds only the init segment ({@code ftyp} + {@code moov}) and nothing a player or
+     * ffmpeg can decode ("Cannot determine format"), so it is neither kept nor listed.
+     */
     public Repair repair() throws IOException {
         int files = 0;
         int truncated = 0;
         int removed = 0;
+        int initOnly = 0;
         long cut = 0;
         for (RecordingFile f : list()) {
             files++;
             Path file = root.resolve(f.path());
-            long keep;
+            FragmentedMp4Tail.Tail tail;
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 long size = channel.size();
-                keep = FragmentedMp4Tail.completeLength(source(channel));
-                if (keep > 0 && keep < size) {
+                tail = FragmentedMp4Tail.scan(source(channel));
+                long keep = tail.completeLength();
+                if (tail.fragments() > 0 && keep < size) {
                     channel.truncate(keep);
                     truncated++;
                     cut += size - keep;
@@ -85,13 +96,23 @@ public final class RecordingStore {
                                     + " bytes of an incomplete last fragment (the server stopped while writing it)");
                 }
             }
-            if (keep == 0) {
+            if (tail.fragments() == 0) {
                 Files.delete(file);
                 removed++;
-                LOG.log(System.Logger.Level.WARNING, "recording " + f.path() + ": removed, no complete header in it");
+                if (tail.completeLength() > 0) {
+                    initOnly++;
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "recording " + f.path() + ": removed, only its header was written (the server stopped"
+                                    + " before its first fragment completed)");
+                } else {
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "recording " + f.path() + ": removed, no complete header in it");
+                }
             }
         }
-        return new Repair(files, truncated, removed, cut);
+        return new Repair(files, truncated, removed, initOnly, cut);
     }
 
     static ByteSource source(FileChannel channel) {

@@ -1,17 +1,17 @@
 package io.tern.server.origin.harness;
 
+import io.tern.hls.testing.FfmpegTestStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * ffmpeg publishing the issue's test stream: 720p30 {@code testsrc2} with a 1 kHz {@code sine},
- * libx264 (veryfast, zerolatency, a keyframe every second exactly) and AAC at 48 kHz, in real time
- * ({@code -re}), as FLV over RTMP or MPEG-TS over SRT. {@link #close()} ends the process this
+ * ffmpeg publishing the issue's test stream ({@link FfmpegTestStream}: 720p30 {@code testsrc2} with
+ * a 1 kHz {@code sine}, libx264 and stereo AAC at 48 kHz, in real time), as FLV over RTMP or
+ * MPEG-TS over SRT. {@link #close()} ends the process this
  * fixture started, by its PID.
  */
 public final class FfmpegPublisher implements AutoCloseable {
@@ -41,54 +41,11 @@ public final class FfmpegPublisher implements AutoCloseable {
 
     /** The arguments, for the log and for tests of the command itself. */
     public static List<String> command(String url, String format, int seconds) {
-        List<String> args = new ArrayList<>(List.of(
-                "ffmpeg",
-                "-hide_banner",
-                "-nostdin",
-                "-loglevel",
-                "warning",
-                "-re",
-                "-f",
-                "lavfi",
-                "-i",
-                "testsrc2=size=1280x720:rate=30",
-                "-re",
-                "-f",
-                "lavfi",
-                "-i",
-                "sine=frequency=1000:sample_rate=48000"));
+        FfmpegTestStream stream = FfmpegTestStream.of("ffmpeg").stereo().format(format);
         if (seconds > 0) {
-            args.addAll(List.of("-t", Integer.toString(seconds)));
+            stream.seconds(seconds);
         }
-        args.addAll(List.of(
-                "-c:v",
-                "libx264",
-                "-preset",
-                "veryfast",
-                "-tune",
-                "zerolatency",
-                "-pix_fmt",
-                "yuv420p",
-                "-g",
-                "30",
-                "-keyint_min",
-                "30",
-                "-sc_threshold",
-                "0",
-                "-b:v",
-                "2500k",
-                "-c:a",
-                "aac",
-                "-b:a",
-                "128k",
-                "-ar",
-                "48000",
-                "-ac",
-                "2",
-                "-f",
-                format,
-                url));
-        return args;
+        return stream.command(url);
     }
 
     private static FfmpegPublisher start(String url, String format, int seconds) throws IOException {

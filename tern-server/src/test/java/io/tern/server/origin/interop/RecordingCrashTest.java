@@ -25,7 +25,10 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code tern origin} in a process of its own, as a new user runs it (publish authentication on,
  * the printed URL used as it is), recording while ffmpeg publishes, killed with {@code kill -9}
  * mid-stream. On restart the recordings are repaired before anything is served: a torn last
- * fragment is cut (a file torn on purpose is added, so the cut is always exercised), and every
- * completed fragment of every file is still there and decodes without one error line.
+ * fragment is cut, a file killed before its first fragment completed (the init segment alone) is
+ * removed (a file of each kind is added on purpose, so both are always exercised), and every completed
+ * fragment of every other file is still there, listed, and decodes without one error line.
  */
 class RecordingCrashTest {
     @TempDir
@@ -74,22 +78,32 @@ class RecordingCrashTest {
         Path tornCopy = whole.resolveSibling("cam1-20200101T000000.000Z.mp4");
         byte[] bytes = Files.readAllBytes(whole);
         Files.write(tornCopy, Arrays.copyOf(bytes, bytes.length - 1000));
+        // And one killed before its first fragment completed: the init segment and part of a fragment.
+        int firstFragment = new String(bytes, StandardCharsets.ISO_8859_1).indexOf("moof") - 4;
+        Files.write(whole.resolveSibling("cam1-20200101T000001.000Z.mp4"), Arrays.copyOf(bytes, firstFragment + 100));
 
         Map<String, Long> completeBefore = new HashMap<>();
+        Set<String> playableBefore = new TreeSet<>();
         for (RecordingFile f : store.list()) {
             byte[] written = Files.readAllBytes(recordings.resolve(f.path()));
-            completeBefore.put(f.path(), FragmentedMp4Tail.completeLength(ByteSource.of(written)));
+            FragmentedMp4Tail.Tail tail = FragmentedMp4Tail.scan(ByteSource.of(written));
+            completeBefore.put(f.path(), tail.completeLength());
+            if (tail.fragments() > 0) {
+                playableBefore.add(f.path());
+            }
         }
         assertThat(completeBefore.get(store.root().relativize(tornCopy).toString()))
                 .isLessThan(bytes.length - 1000L);
 
+        int restartedHttpPort = Harness.freePort();
         try (OriginServer restarted = OriginServer.start(OriginConfig.assemble(
                 OriginConfigFile.parse(
                         "restart.conf",
                         List.of(
                                 "listen = 127.0.0.1",
                                 "rtmp-port = " + Harness.freePort(),
-                                "http-port = " + Harness.freePort(),
+                                "http-port = " + restartedHttpPort,
+                                "srt-port = " + Harness.freeUdpPort(),
                                 "no-publish-auth",
                                 "record-dir = " + recordings)),
                 List.of()))) {
@@ -98,17 +112,22 @@ class RecordingCrashTest {
             assertThat(repair.truncated())
                     .as("at least the file torn on purpose")
                     .isGreaterThanOrEqualTo(1);
+            assertThat(repair.removed())
+                    .as("every file killed before its first fragment completed is removed")
+                    .isEqualTo(repair.initOnly())
+                    .isEqualTo(completeBefore.size() - playableBefore.size())
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(store.list())
+                    .extracting(RecordingFile::path)
+                    .containsExactlyInAnyOrderElementsOf(playableBefore);
+            assertThat(listed(restartedHttpPort))
+                    .as("/api/v1/recordings lists the playable files only")
+                    .containsExactlyElementsOf(playableBefore);
             for (RecordingFile f : store.list()) {
                 Path file = recordings.resolve(f.path());
                 assertThat(Files.size(file))
                         .as("%s keeps every complete fragment and nothing more", f.path())
                         .isEqualTo(completeBefore.get(f.path()));
-                if (!new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1)
-                        .contains("moof")) {
-                    // Killed before its first fragment completed: nothing to play (repair keeps the
-                    // init segment; dropping such files is still to do).
-                    continue;
-                }
                 assertThat(Peers.decode(file.toString(), 0).lines())
                         .as("decoding %s", f.path())
                         .isEmpty();
@@ -129,6 +148,8 @@ class RecordingCrashTest {
                 Integer.toString(rtmpPort),
                 "--http-port",
                 Integer.toString(httpPort),
+                "--srt-port", // not the default: another origin on this machine may hold it
+                Integer.toString(Harness.freeUdpPort()),
                 "--record-dir",
                 recordings.toString(),
                 "--record-rotate",
@@ -159,6 +180,22 @@ class RecordingCrashTest {
         drain.setDaemon(true);
         drain.start();
         return printed;
+    }
+
+    /** The paths {@code GET /api/v1/recordings} lists (loopback: no token needed). */
+    private static List<String> listed(int httpPort) throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/api/v1/recordings"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            return Pattern.compile("\"path\":\"([^\"]+)\"")
+                    .matcher(r.body())
+                    .results()
+                    .map(m -> m.group(1))
+                    .toList();
+        }
     }
 
     private static void awaitPlayable(String url) throws Exception {
