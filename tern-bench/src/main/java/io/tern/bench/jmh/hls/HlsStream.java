@@ -3,6 +3,7 @@ package io.tern.bench.jmh.hls;
 import io.tern.hls.packager.LlHlsPackager;
 import io.tern.hls.packager.PackagerConfig;
 import io.tern.hls.packager.StreamLayout;
+import io.tern.hls.serve.HlsEvent;
 import io.tern.media.AccessUnit;
 import io.tern.media.MediaFormatException;
 import io.tern.media.TrackType;
@@ -29,6 +30,8 @@ public final class HlsStream {
     private long audioIndex;
     long nowNs = 1_000_000_000L;
     long wallMs = 1_764_619_200_000L;
+    /** Held playlist requests the events drained so far released. */
+    long releasedTickets;
 
     HlsStream(int frameBytes) {
         this(PackagerConfig.defaults("bench"), frameBytes, 40 * 30); // 40 s: the 24 s window is full and trimming
@@ -103,7 +106,10 @@ public final class HlsStream {
 
     int drain() {
         int n = 0;
-        while (packager.pollEvent() != null) {
+        for (HlsEvent event; (event = packager.pollEvent()) != null; ) {
+            if (event instanceof HlsEvent.PlaylistReady ready) {
+                releasedTickets += ready.tickets().length;
+            }
             n++;
         }
         return n;

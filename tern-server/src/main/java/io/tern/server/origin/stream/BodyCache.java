@@ -3,10 +3,13 @@ package io.tern.server.origin.stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.tern.hls.media.InitSegment;
 import io.tern.hls.media.MediaObject;
 import io.tern.netty.http.SharedBody;
 import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.function.Predicate;
 
 /**
  * The response bodies of one stream, made once and shared by every viewer: each playlist version
@@ -14,7 +17,9 @@ import java.util.IdentityHashMap;
  * {@link SharedBody} (one copy into direct memory, then a retained view per response). Bounded:
  * playlists by count, media by this stream's cap and the server's {@link DirectBudget}, oldest
  * first; a body that does not fit is served from the packager's own arrays instead, wrapped
- * without a copy. Confined to the stream's event loop.
+ * without a copy. Media the packager no longer serves (out of its window) is let go as soon as
+ * it is the oldest: a stream's cache then holds about its window, not its cap. Confined to the
+ * stream's event loop.
  */
 final class BodyCache {
     static final String PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
@@ -22,14 +27,17 @@ final class BodyCache {
 
     private final DirectBudget budget;
     private final long capBytes;
+    private final Predicate<MediaObject> served;
     private final IdentityHashMap<Object, SharedBody> bodies = new IdentityHashMap<>();
     private final ArrayDeque<Object> playlistOrder = new ArrayDeque<>();
     private final ArrayDeque<MediaObject> mediaOrder = new ArrayDeque<>();
     private long mediaBytes;
 
-    BodyCache(DirectBudget budget, long capBytes) {
+    /** {@code served}: whether the packager still serves an object (it is in its window). */
+    BodyCache(DirectBudget budget, long capBytes, Predicate<MediaObject> served) {
         this.budget = budget;
         this.capBytes = capBytes;
+        this.served = served;
     }
 
     /** The shared body of one playlist version (the packager's array, shared by its viewers). */
@@ -56,6 +64,7 @@ final class BodyCache {
         if (size > capBytes || size > Integer.MAX_VALUE) {
             return null;
         }
+        evictUnserved();
         while (mediaBytes + size > capBytes || !budget.tryTake(size)) {
             if (mediaOrder.isEmpty()) {
                 return null;
@@ -91,8 +100,29 @@ final class BodyCache {
     }
 
     private void evictOldest() {
-        MediaObject oldest = mediaOrder.pollFirst();
-        SharedBody body = bodies.remove(oldest);
+        evicted(mediaOrder.pollFirst());
+    }
+
+    /**
+     * Lets go of the oldest objects the packager no longer serves, up to the first it does. Init
+     * segments (small, and asked for by every new viewer, so first in line) are passed over.
+     */
+    private void evictUnserved() {
+        for (Iterator<MediaObject> it = mediaOrder.iterator(); it.hasNext(); ) {
+            MediaObject object = it.next();
+            if (object instanceof InitSegment) {
+                continue;
+            }
+            if (served.test(object)) {
+                return;
+            }
+            it.remove();
+            evicted(object);
+        }
+    }
+
+    private void evicted(MediaObject object) {
+        SharedBody body = bodies.remove(object);
         mediaBytes -= body.length();
         budget.give(body.length());
         body.release();

@@ -99,7 +99,7 @@ public final class LiveStream implements StreamInput {
         this.counters = context.counters();
         this.startedEpochMs = context.wallClock().millis();
         this.startedNs = now();
-        this.bodies = new BodyCache(context.directBudget(), context.streamCacheBytes());
+        this.bodies = new BodyCache(context.directBudget(), context.streamCacheBytes(), this::stillServed);
         this.meter = new IngestMeter(startedNs);
         this.plainReloadCache = CacheControl.maxAgeBelow(Duration.ofMillis(settings.partTargetMs()));
         this.blockingReloadCache = CacheControl.maxAge(3L * ((settings.segmentTargetMs() + 999) / 1000));
@@ -370,6 +370,13 @@ public final class LiveStream implements StreamInput {
             Replies.owned(
                     exchange, kind.label(), object.contentType(), BodyCache.wrap(object), CacheControl.immutable());
         }
+    }
+
+    /** Whether the packager still serves this complete object (it has not left the window). */
+    private boolean stillServed(MediaObject object) {
+        return packager != null
+                && packager.object(object.name(), now()) instanceof ObjectAnswer.Found found
+                && found.object() == object;
     }
 
     private static Served kindOf(String file) {

@@ -48,6 +48,9 @@ final class EmbeddedOrigin implements AutoCloseable {
     final EmbeddedChannel loop = new EmbeddedChannel();
 
     final OriginCounters counters = new OriginCounters();
+    /** The direct memory every stream's shared bodies hold. */
+    final DirectBudget budget = new DirectBudget(64L << 20);
+
     final StreamRegistry registry;
     final HttpService service;
     private final long startNs;
@@ -64,8 +67,7 @@ final class EmbeddedOrigin implements AutoCloseable {
         }
         OriginConfig config = OriginConfig.assemble(List.of(), cli);
         InstantSource wall = () -> Instant.ofEpochMilli(1_767_225_600_000L + elapsedMs());
-        StreamContext context =
-                new StreamContext(counters, wall, new DirectBudget(64L << 20), 16L << 20, null, 60_000, 1000, null);
+        StreamContext context = new StreamContext(counters, wall, budget, 16L << 20, null, 60_000, 1000, null);
         registry = new StreamRegistry(
                 config, new PublishPolicy(config, new SecureRandom(), wall), context, 10, () -> 12345);
         service = new HttpService(HlsRoutes.build(registry), HttpLimits.DEFAULTS, wall);

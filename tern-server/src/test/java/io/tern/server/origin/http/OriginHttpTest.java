@@ -303,6 +303,36 @@ class OriginHttpTest {
         }
     }
 
+    @Test
+    void sharedMediaBodiesAreLetGoOnceTheirObjectsLeaveThePlaylistWindow() throws Exception {
+        try (EmbeddedOrigin origin = new EmbeddedOrigin("playlist-window-ms=6000")) {
+            Publisher cam = origin.publish("cam1").feedMs(5000);
+            Client c = origin.connect();
+            M3u8 first = playlist(c, cam.path("video.m3u8"));
+            M3u8.Seg oldest = first.segments.get(0);
+            Response old = c.get(cam.path(oldest.uri)).last();
+            assertThat(old.status()).isEqualTo(200);
+            assertThat(origin.budget.usedBytes())
+                    .as("one copy of the segment, shared by its viewers")
+                    .isEqualTo(old.bytes().length);
+
+            cam.feedMs(20_000);
+            assertThat(c.get(cam.path(oldest.uri)).last().status())
+                    .as("the segment has left the window")
+                    .isEqualTo(404);
+            M3u8 later = playlist(c, cam.path("video.m3u8"));
+            M3u8.Seg newest = later.segments.stream()
+                    .filter(M3u8.Seg::complete)
+                    .reduce((a, b) -> b)
+                    .orElseThrow();
+            Response fresh = c.get(cam.path(newest.uri)).last();
+            assertThat(fresh.status()).isEqualTo(200);
+            assertThat(origin.budget.usedBytes())
+                    .as("the segment out of the window no longer holds direct memory")
+                    .isEqualTo(fresh.bytes().length);
+        }
+    }
+
     private static M3u8 playlist(Client c, String path) {
         Response r = c.get(path).last();
         assertThat(r.status()).as("%s: %s", path, r).isEqualTo(200);
