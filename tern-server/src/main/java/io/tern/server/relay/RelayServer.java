@@ -3,6 +3,7 @@ package io.tern.server.relay;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
+import io.tern.netty.relay.UdpIo;
 import io.tern.netty.relay.UdpSocketSettings;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamSettings;
@@ -140,7 +141,8 @@ public final class RelayServer implements AutoCloseable {
                         engine.build(),
                         shared,
                         InstantSource.system(),
-                        UdpSocketSettings.DEFAULT));
+                        UdpSocketSettings.DEFAULT,
+                        UdpIo.parse(config.udpIo())));
             } catch (InterruptedException | RuntimeException e) {
                 if (tls != null) {
                     tls.close();
@@ -155,6 +157,7 @@ public final class RelayServer implements AutoCloseable {
                 + ", relay " + plan.describeRelay()
                 + " ports " + config.minPort() + "-" + config.maxPort()
                 + ", " + config.effectiveRelayThreads() + " relay thread(s), " + NettyTransports.name()
+                + ", udp io " + (transport == null ? "none" : transport.udpIo().label())
                 + ", realm '" + config.realm() + "', auth " + config.authMode();
         LOG.log(System.Logger.Level.INFO, "Tern relay " + summary);
         if (!config.noTls() && !config.tlsEnabled()) {
