@@ -13,13 +13,13 @@ import io.tern.netty.EventLoopFlush.Slot;
 import io.tern.netty.HeadroomRecvByteBufAllocator;
 import io.tern.netty.NettyTransports;
 import io.tern.stun.address.TransportAddress;
-import io.tern.turn.engine.Command;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TurnEngine;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
+import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -130,18 +130,36 @@ final class NettyUdpSockets implements UdpSockets {
     }
 
     @Override
-    public void sendToClient(int listenerId, TransportAddress recipient, Command c, ByteBuf inbound) {
+    public void sendToClient(
+            int listenerId, TransportAddress recipient, DirectBuffer bytes, int offset, int length, ByteBuf inPlace) {
         Slot listener = listeners.get(listenerId);
         if (listener != null) {
-            send(listener, null, inetAddress(recipient), c, inbound, DropReason.CLIENT_BACKPRESSURE);
+            send(
+                    listener,
+                    null,
+                    inetAddress(recipient),
+                    bytes,
+                    offset,
+                    length,
+                    inPlace,
+                    DropReason.CLIENT_BACKPRESSURE);
         }
     }
 
     @Override
-    public void sendToPeer(int relayId, TransportAddress recipient, Command c, ByteBuf inbound) {
+    public void sendToPeer(
+            int relayId, TransportAddress recipient, DirectBuffer bytes, int offset, int length, ByteBuf inPlace) {
         UdpRelay relay = relays.get(relayId);
         if (relay != null) {
-            send(relay.slot, relay, inetAddress(recipient), c, inbound, DropReason.PEER_BACKPRESSURE);
+            send(
+                    relay.slot,
+                    relay,
+                    inetAddress(recipient),
+                    bytes,
+                    offset,
+                    length,
+                    inPlace,
+                    DropReason.PEER_BACKPRESSURE);
         }
     }
 
@@ -158,12 +176,18 @@ final class NettyUdpSockets implements UdpSockets {
     }
 
     private void send(
-            Slot socket, UdpRelay relay, InetSocketAddress recipient, Command c, ByteBuf inbound, DropReason full) {
+            Slot socket,
+            UdpRelay relay,
+            InetSocketAddress recipient,
+            DirectBuffer bytes,
+            int offset,
+            int length,
+            ByteBuf inPlace,
+            DropReason full) {
         if (!flush.writable(socket)) {
             input.drop(full);
             return;
         }
-        int length = c.length();
         if (length == 0) {
             // RFC 8656 §12.5: an empty datagram; Netty skips those, so it goes out through the socket itself.
             if (relay == null || !relay.sendEmpty(flush, recipient)) {
@@ -172,13 +196,13 @@ final class NettyUdpSockets implements UdpSockets {
             return;
         }
         ByteBuf payload;
-        if (c.inPlace() && inbound != null) {
+        if (inPlace != null) {
             // Relayed data: a slice of what was received, without a copy.
-            payload = inbound.retainedSlice(c.offset(), length);
+            payload = inPlace.retainedSlice(offset, length);
         } else {
             payload = socket.channel().alloc().directBuffer(length);
             copyView.wrap(payload.memoryAddress(), length);
-            copyView.putBytes(0, c.buffer(), c.offset(), length);
+            copyView.putBytes(0, bytes, offset, length);
             payload.writerIndex(length);
         }
         flush.write(socket, new DatagramPacket(payload, recipient));

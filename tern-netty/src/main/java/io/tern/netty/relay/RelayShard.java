@@ -227,7 +227,8 @@ final class RelayShard implements StreamHost, UdpInput {
     private void execute(Command c) {
         switch (c.kind()) {
             case Command.SEND_TO_CLIENT -> sendToClient(c);
-            case Command.SEND_TO_PEER -> udp.sendToPeer(c.relayId(), c.address(), c, inbound);
+            case Command.SEND_TO_PEER ->
+                udp.sendToPeer(c.relayId(), c.address(), c.buffer(), c.offset(), c.length(), inPlaceSource(c));
             case Command.OPEN_RELAY -> {
                 if (c.relayProtocol() == RequestedTransport.TCP) {
                     tcp.openListener(c.relayId(), c.address());
@@ -253,8 +254,14 @@ final class RelayShard implements StreamHost, UdpInput {
         if (client.isStream()) {
             streams.send(client.connectionId(), c.buffer(), c.offset(), c.length());
         } else {
-            udp.sendToClient(client.listenerId(), client.address(), c, inbound);
+            udp.sendToClient(
+                    client.listenerId(), client.address(), c.buffer(), c.offset(), c.length(), inPlaceSource(c));
         }
+    }
+
+    /** The buffer an in-place command's bytes lie in, or null when they must be copied. */
+    private ByteBuf inPlaceSource(Command c) {
+        return c.inPlace() ? inbound : null;
     }
 
     // ---------------------------------------------------------------------------------------------

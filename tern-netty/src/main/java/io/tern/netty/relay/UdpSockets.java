@@ -2,9 +2,9 @@ package io.tern.netty.relay;
 
 import io.netty.buffer.ByteBuf;
 import io.tern.stun.address.TransportAddress;
-import io.tern.turn.engine.Command;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import org.agrona.DirectBuffer;
 
 /**
  * The UDP sockets of one relay thread: its client-facing listeners and its allocations' relay
@@ -24,13 +24,16 @@ interface UdpSockets {
     boolean closeRelay(int relayId);
 
     /**
-     * Queues the command's bytes to a client through listener {@code listenerId}; {@code inbound}
-     * is the buffer of the input being handled, which in-place commands refer to, or null.
+     * Queues {@code length} bytes of {@code bytes} from {@code offset} to a client through listener
+     * {@code listenerId}. {@code inPlace} is null, or the buffer of the input being handled when
+     * the bytes lie in it at {@code offset} (relayed data), which may then go out without a copy.
      */
-    void sendToClient(int listenerId, TransportAddress recipient, Command c, ByteBuf inbound);
+    void sendToClient(
+            int listenerId, TransportAddress recipient, DirectBuffer bytes, int offset, int length, ByteBuf inPlace);
 
-    /** Queues the command's bytes to a peer through relay socket {@code relayId}, as {@link #sendToClient}. */
-    void sendToPeer(int relayId, TransportAddress recipient, Command c, ByteBuf inbound);
+    /** Queues bytes to a peer through relay socket {@code relayId}, as {@link #sendToClient}. */
+    void sendToPeer(
+            int relayId, TransportAddress recipient, DirectBuffer bytes, int offset, int length, ByteBuf inPlace);
 
     /** Closes every socket. */
     void closeAll();

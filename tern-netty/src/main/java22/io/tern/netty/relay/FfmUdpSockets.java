@@ -9,12 +9,12 @@ import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.unix.FileDescriptor;
 import io.netty.util.concurrent.Future;
 import io.tern.stun.address.TransportAddress;
-import io.tern.turn.engine.Command;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TurnEngine;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.net.InetSocketAddress;
+import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -34,8 +34,11 @@ final class FfmUdpSockets implements UdpSockets {
     static final int BATCH = 64;
     /** The relay socket of one allocation gets a smaller share of a turn than a listener. */
     private static final int RELAY_BATCH = 16;
-    /** Datagrams up to this long are received whole; longer ones are cut (MSG_TRUNC) and dropped. */
-    static final int RECEIVE_BYTES = RelayShard.DATAGRAM_BYTES + TurnEngine.PEER_PACKET_HEADROOM;
+    /**
+     * Datagrams up to this long are received whole; longer ones are cut (MSG_TRUNC) and dropped.
+     * The same bound as the Netty path's, whose 2052-byte slots cannot tell a full slot from a cut datagram.
+     */
+    static final int RECEIVE_BYTES = RelayShard.DATAGRAM_BYTES + TurnEngine.PEER_PACKET_HEADROOM - 1;
 
     private static final int RECEIVE_SLOT_BYTES = TurnEngine.PEER_PACKET_HEADROOM + RECEIVE_BYTES;
     /** What the engine sends is at most a relayed datagram in a Data indication; longer goes alone. */
@@ -133,18 +136,20 @@ final class FfmUdpSockets implements UdpSockets {
     }
 
     @Override
-    public void sendToClient(int listenerId, TransportAddress recipient, Command c, ByteBuf inbound) {
+    public void sendToClient(
+            int listenerId, TransportAddress recipient, DirectBuffer bytes, int offset, int length, ByteBuf inPlace) {
         Socket socket = listeners.get(listenerId);
         if (socket != null) {
-            queue(socket, recipient, c);
+            queue(socket, recipient, bytes, offset, length);
         }
     }
 
     @Override
-    public void sendToPeer(int relayId, TransportAddress recipient, Command c, ByteBuf inbound) {
+    public void sendToPeer(
+            int relayId, TransportAddress recipient, DirectBuffer bytes, int offset, int length, ByteBuf inPlace) {
         Socket socket = relays.get(relayId);
         if (socket != null) {
-            queue(socket, recipient, c);
+            queue(socket, recipient, bytes, offset, length);
         }
     }
 
@@ -166,10 +171,9 @@ final class FfmUdpSockets implements UdpSockets {
     // ---------------------------------------------------------------------------------------------
     // Sending
 
-    private void queue(Socket socket, TransportAddress recipient, Command c) {
-        int length = c.length();
+    private void queue(Socket socket, TransportAddress recipient, DirectBuffer bytes, int offset, int length) {
         if (length > SEND_SLOT_BYTES) {
-            sendLarge(socket, recipient, c);
+            sendLarge(socket, recipient, bytes, offset, length);
             return;
         }
         if (queuedCount == BATCH) {
@@ -179,7 +183,7 @@ final class FfmUdpSockets implements UdpSockets {
         queuedSocket[slot] = socket;
         queuedLength[slot] = length;
         queuedNameLength[slot] = queued.writeRecipient(slot, recipient);
-        sendView.putBytes(slot * SEND_SLOT_BYTES, c.buffer(), c.offset(), length);
+        sendView.putBytes(slot * SEND_SLOT_BYTES, bytes, offset, length);
         if (!flushScheduled) {
             flushScheduled = true;
             loop.execute(flushTask);
@@ -187,11 +191,14 @@ final class FfmUdpSockets implements UdpSockets {
     }
 
     /** A datagram longer than a send slot: what is queued goes first, to keep the order, then this alone. */
-    private void sendLarge(Socket socket, TransportAddress recipient, Command c) {
+    private void sendLarge(Socket socket, TransportAddress recipient, DirectBuffer bytes, int offset, int length) {
+        if (length > LARGEST_DATAGRAM_BYTES) {
+            input.drop(DropReason.OVERSIZED);
+            return;
+        }
         flush();
         int nameLength = large.writeRecipient(0, recipient);
-        int length = Math.min(c.length(), LARGEST_DATAGRAM_BYTES);
-        largeView.putBytes(0, c.buffer(), c.offset(), length);
+        largeView.putBytes(0, bytes, offset, length);
         large.prepareSend(0, 0, nameLength, large.slotAddress(0), length);
         if (os.sendmmsg(socket.fd, large.headerAddress(0), 1) != 1) {
             input.drop(socket.backpressure());
