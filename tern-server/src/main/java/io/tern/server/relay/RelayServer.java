@@ -248,6 +248,11 @@ public final class RelayServer implements AutoCloseable {
     }
 
     /** Datagrams the kernel dropped at the relay's full UDP receive buffers, so far. */
+    /** How the relay threads do UDP I/O: {@code ffm} or {@code netty}, {@code none} without a relay transport. */
+    public String udpIo() {
+        return transport == null ? "none" : transport.udpIo().label();
+    }
+
     public long kernelReceiveDrops() {
         return transport == null ? 0 : transport.kernelReceiveDrops();
     }
