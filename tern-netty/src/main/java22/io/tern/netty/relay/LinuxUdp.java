@@ -35,8 +35,6 @@ final class LinuxUdp {
     private static final int SO_SNDBUF = 7;
     private static final int SO_RCVBUF = 8;
     private static final int SO_REUSEPORT = 15;
-    private static final int IPPROTO_IPV6 = 41;
-    private static final int IPV6_V6ONLY = 26;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
@@ -76,17 +74,17 @@ final class LinuxUdp {
     }
 
     /**
-     * A non-blocking UDP socket of {@code address}'s family bound to it (IPv6 sockets take IPv6
-     * only). {@code receiveBufferBytes}/{@code sendBufferBytes} of 0 keep the system default.
+     * A non-blocking UDP socket of {@code address}'s family bound to it. IPv6 sockets keep the
+     * system's dual-stack default, as Netty's do: a listener on {@code ::} serves IPv4 clients too
+     * (their addresses arrive IPv4-mapped, and {@code TransportAddress} reads them as IPv4; an
+     * IPv4 recipient is written as {@code sockaddr_in}, which Linux takes on such a socket).
+     * {@code receiveBufferBytes}/{@code sendBufferBytes} of 0 keep the system default.
      */
     int openBound(TransportAddress address, boolean reusePort, int receiveBufferBytes, int sendBufferBytes)
             throws IOException {
         int family = address.isIpv4() ? AF_INET : AF_INET6;
         int fd = call("socket", socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC));
         try {
-            if (!address.isIpv4()) {
-                setInt(fd, IPPROTO_IPV6, IPV6_V6ONLY, 1);
-            }
             if (reusePort) {
                 setInt(fd, SOL_SOCKET, SO_REUSEPORT, 1);
             }

@@ -80,7 +80,7 @@ public final class RelayMetrics {
         return this;
     }
 
-    /** How the relay threads do UDP I/O ({@code ffm}, {@code netty}, {@code none}), for {@code tern_udp_io_info}. */
+    /** How the relay threads do UDP I/O ({@code ffm}, {@code netty}, {@code none}), for {@code tern_udp_io}. */
     public RelayMetrics udpIo(Supplier<String> supplier) {
         udpIo.set(Objects.requireNonNull(supplier, "supplier"));
         return this;
@@ -206,7 +206,7 @@ public final class RelayMetrics {
                 })
                 .register(registry);
         GaugeWithCallback.builder()
-                .name("tern_udp_io_info")
+                .name("tern_udp_io")
                 .help(
                         "1, labelled with how the relay threads do UDP I/O: ffm (recvmmsg/sendmmsg through FFM), netty, or none")
                 .labelNames("io")

@@ -91,7 +91,7 @@ class MetricsEndpointTest {
             String udpIo = "netty".equals(System.getProperty("tern.test.udp-io"))
                     ? "netty"
                     : io.tern.netty.relay.UdpIo.AUTO.resolve().label();
-            assertThat(value(m, "tern_udp_io_info{io=\"" + udpIo + "\"}")).isEqualTo(1);
+            assertThat(value(m, "tern_udp_io{io=\"" + udpIo + "\"}")).isEqualTo(1);
             assertThat(m).containsKey("jvm_memory_used_bytes{area=\"heap\"}");
 
             // Refresh with LIFETIME 0 deletes the allocation; the gauge follows at the next scrape.
