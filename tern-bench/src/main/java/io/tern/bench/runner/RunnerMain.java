@@ -81,6 +81,9 @@ public final class RunnerMain implements Callable<Integer> {
             description = "relay thread counts; >1 only for cells with >1 client")
     List<Integer> relayThreads;
 
+    @Option(names = "--tern-udp-io", description = "Tern's --udp-io (auto, ffm, netty); unset: Tern's default, auto")
+    String ternUdpIo;
+
     @Option(names = "--repeats")
     Integer repeats;
 
@@ -426,8 +429,12 @@ public final class RunnerMain implements Callable<Integer> {
                         notes.add("warning: Tern was built from a working tree with uncommitted main sources: "
                                 + String.join(", ", dirty));
                     }
-                    kinds.add(
-                            new Tern(command, repoRoot, ts, build + (dirty.isEmpty() ? "" : ", uncommitted changes")));
+                    kinds.add(new Tern(
+                            command,
+                            repoRoot,
+                            ts,
+                            build + (dirty.isEmpty() ? "" : ", uncommitted changes"),
+                            ternUdpIo));
                 }
                 default -> {
                     System.err.println("bench/run: unknown server " + s);

@@ -20,9 +20,13 @@ final class Tern extends ServerKind {
     private final Path repoRoot;
     private final Set<Transport> transports;
     private final String build;
+    /** Tern's {@code --udp-io}, or null for its default. */
+    private final String udpIo;
+
     private String version;
 
-    Tern(List<String> launcher, Path repoRoot, Set<Transport> transports, String build) {
+    Tern(List<String> launcher, Path repoRoot, Set<Transport> transports, String build, String udpIo) {
+        this.udpIo = udpIo;
         this.launcher = launcher;
         this.repoRoot = repoRoot;
         this.transports = transports;
@@ -42,7 +46,8 @@ final class Tern extends ServerKind {
     @Override
     synchronized String version() {
         if (version == null) {
-            version = "tern " + Commands.gitShortHead(repoRoot) + " (" + build + ")";
+            version = "tern " + Commands.gitShortHead(repoRoot) + " (" + build
+                    + (udpIo == null ? "" : ", udp io " + udpIo) + ")";
         }
         return version;
     }
@@ -52,6 +57,9 @@ final class Tern extends ServerKind {
         List<String> c = new ArrayList<>(launcher);
         c.addAll(commonOptions(s));
         c.addAll(List.of("--max-tcp-connections-per-ip", Integer.toString(STREAM_CONNECTIONS_PER_IP)));
+        if (udpIo != null) {
+            c.addAll(List.of("--udp-io", udpIo));
+        }
         return c;
     }
 }

@@ -27,11 +27,12 @@ class TernTest {
                 dir.resolve("cert.pem"),
                 dir.resolve("key.pem"));
         List<String> command =
-                new Tern(List.of("./tern", "turn"), dir, EnumSet.allOf(Transport.class), "test").command(s);
+                new Tern(List.of("./tern", "turn"), dir, EnumSet.allOf(Transport.class), "test", "netty").command(s);
 
         assertThat(command)
                 .startsWith("./tern", "turn")
                 .containsSubsequence(ServerKind.commonOptions(s))
-                .containsSequence("--max-tcp-connections-per-ip", "10000");
+                .containsSequence("--max-tcp-connections-per-ip", "10000")
+                .containsSequence("--udp-io", "netty");
     }
 }

@@ -2,17 +2,9 @@ package io.tern.netty.relay;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
-import io.netty.channel.socket.DatagramChannel;
-import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.netty.EventLoopFlush;
-import io.tern.netty.EventLoopFlush.Slot;
-import io.tern.netty.HeadroomRecvByteBufAllocator;
-import io.tern.netty.NettyTransports;
 import io.tern.netty.stream.ConnectionLimiter;
 import io.tern.netty.stream.StreamConnections;
 import io.tern.netty.stream.StreamCounters;
@@ -24,16 +16,14 @@ import io.tern.turn.engine.Command;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnEngine;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -45,18 +35,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * questions (is this port free, did the connect work) come back to it as new inputs once the
  * queue is empty. The loop's timer is armed for the engine's next deadline, never on a fixed tick.
  */
-final class RelayShard implements StreamHost {
-    private static final int MAX_CACHED_ADDRESSES = 65536;
+final class RelayShard implements StreamHost, UdpInput {
     /** Largest datagram relayed in place; longer ones are copied first. */
     static final int DATAGRAM_BYTES = 2048;
-    /** A datagram this long filled its receive slot and may have been cut short, so it is dropped. */
-    private static final int TRUNCATED_BYTES = TurnEngine.PEER_PACKET_HEADROOM + DATAGRAM_BYTES;
-    /** 8 slots of 2052 bytes stay within the allocator's pooled buffer sizes. */
-    private static final int DATAGRAMS_PER_READ = 8;
-    /** The client-facing socket carries every allocation's traffic, so it may read more per wake-up. */
-    private static final int LISTENER_DATAGRAMS_PER_WAKEUP = 64;
-
-    private static final int RELAY_DATAGRAMS_PER_WAKEUP = 16;
     /** Timers more than this late are not worth re-arming for; it also caps how long a sleep may be. */
     private static final long TIMER_SLACK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -67,15 +48,10 @@ final class RelayShard implements StreamHost {
     private final EventLoopFlush flush;
     private final TurnClock clock;
     private final TcpRelays tcp;
-    private final Int2ObjectHashMap<Slot> listeners = new Int2ObjectHashMap<>();
+    private final UdpSockets udp;
     private final List<Channel> streamListeners = new ArrayList<>();
-    private final Int2ObjectHashMap<UdpRelay> udpRelays = new Int2ObjectHashMap<>();
-    private final Long2ObjectHashMap<InetSocketAddress> ipv4Addresses = new Long2ObjectHashMap<>();
-    private final Map<TransportAddress, InetSocketAddress> ipv6Addresses = new HashMap<>();
     private final ClientEndpoint endpoint = new ClientEndpoint();
-    private final TransportAddress remote = new TransportAddress();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-    private final UnsafeBuffer copyView = new UnsafeBuffer(0, 0);
     private final Runnable onTimer = this::onTimer;
     /** Answers to OPEN_RELAY and CONNECT_PEER, fed to the engine once its queue is empty: kind, relay id, ok. */
     private int[] answers = new int[3 * 16];
@@ -100,7 +76,8 @@ final class RelayShard implements StreamHost {
             ConnectionLimiter limiter,
             StreamCounters streamCounters,
             int index,
-            int shards) {
+            int shards,
+            UdpIo udpIo) {
         this.loop = loop;
         this.settings = settings;
         this.flush = new EventLoopFlush(loop);
@@ -116,6 +93,7 @@ final class RelayShard implements StreamHost {
         this.streams = new StreamConnections(
                 loop, flush, this, engine.counters(), settings.streams(), limiter, streamCounters);
         this.tcp = new TcpRelays(this, loop, settings.streams());
+        this.udp = udpIo.newSockets(loop, flush, settings.sockets(), this);
     }
 
     StreamConnections streams() {
@@ -135,17 +113,11 @@ final class RelayShard implements StreamHost {
         return clock.nowNs();
     }
 
-    void addListener(DatagramChannel channel, int listenerId) {
-        HeadroomRecvByteBufAllocator.configure(
-                channel,
-                TurnEngine.PEER_PACKET_HEADROOM,
-                DATAGRAM_BYTES,
-                DATAGRAMS_PER_READ,
-                LISTENER_DATAGRAMS_PER_WAKEUP);
-        settings.sockets().apply(channel);
-        listeners.put(listenerId, new Slot(channel));
+    /** Binds a client-facing UDP listener of this shard; returns where it is bound. */
+    InetSocketAddress bindUdpListener(int listenerId, InetSocketAddress address) throws IOException {
+        InetSocketAddress bound = udp.bindListener(listenerId, address);
         engine.registerListener(listenerId, TransportProtocol.UDP);
-        channel.pipeline().addLast(new ClientHandler(listenerId));
+        return bound;
     }
 
     /** A TCP or TLS server channel bound on this loop; its connections are this shard's. */
@@ -170,9 +142,7 @@ final class RelayShard implements StreamHost {
         streams.closeAll();
         engine.close();
         drain();
-        for (Slot listener : listeners.values()) {
-            listener.channel().close();
-        }
+        udp.closeAll();
         tcp.closeAll();
         if (timer != null) {
             timer.cancel(false);
@@ -257,24 +227,17 @@ final class RelayShard implements StreamHost {
     private void execute(Command c) {
         switch (c.kind()) {
             case Command.SEND_TO_CLIENT -> sendToClient(c);
-            case Command.SEND_TO_PEER -> {
-                UdpRelay relay = udpRelays.get(c.relayId());
-                if (relay != null) {
-                    send(relay.slot, relay, inetAddress(c.address()), c, DropReason.PEER_BACKPRESSURE);
-                }
-            }
+            case Command.SEND_TO_PEER ->
+                udp.sendToPeer(c.relayId(), c.address(), c.buffer(), c.offset(), c.length(), inPlaceSource(c));
             case Command.OPEN_RELAY -> {
                 if (c.relayProtocol() == RequestedTransport.TCP) {
                     tcp.openListener(c.relayId(), c.address());
                 } else {
-                    answer(Command.OPEN_RELAY, c.relayId(), openUdp(c.relayId(), c.address()));
+                    answer(Command.OPEN_RELAY, c.relayId(), udp.openRelay(c.relayId(), c.address()));
                 }
             }
             case Command.CLOSE_RELAY -> {
-                UdpRelay relay = udpRelays.remove(c.relayId());
-                if (relay != null) {
-                    relay.slot.channel().close();
-                } else {
+                if (!udp.closeRelay(c.relayId())) {
                     tcp.close(c.relayId());
                 }
             }
@@ -290,91 +253,53 @@ final class RelayShard implements StreamHost {
         ClientEndpoint client = c.client();
         if (client.isStream()) {
             streams.send(client.connectionId(), c.buffer(), c.offset(), c.length());
-            return;
-        }
-        Slot listener = listeners.get(client.listenerId());
-        if (listener != null) {
-            send(listener, null, inetAddress(client.address()), c, DropReason.CLIENT_BACKPRESSURE);
-        }
-    }
-
-    private void send(Slot socket, UdpRelay relay, InetSocketAddress recipient, Command c, DropReason full) {
-        if (!flush.writable(socket)) {
-            engine.counters().drop(full);
-            return;
-        }
-        int length = c.length();
-        if (length == 0) {
-            // RFC 8656 §12.5: an empty datagram; Netty skips those, so it goes out through the socket itself.
-            if (relay == null || !relay.sendEmpty(flush, recipient)) {
-                engine.counters().drop(full);
-            }
-            return;
-        }
-        ByteBuf payload;
-        if (c.inPlace() && inbound != null) {
-            // Relayed data: a slice of what was received, without a copy.
-            payload = inbound.retainedSlice(c.offset(), length);
         } else {
-            payload = socket.channel().alloc().directBuffer(length);
-            copyView.wrap(payload.memoryAddress(), length);
-            copyView.putBytes(0, c.buffer(), c.offset(), length);
-            payload.writerIndex(length);
+            udp.sendToClient(
+                    client.listenerId(), client.address(), c.buffer(), c.offset(), c.length(), inPlaceSource(c));
         }
-        flush.write(socket, new DatagramPacket(payload, recipient));
     }
 
-    InetSocketAddress inetAddress(TransportAddress address) {
-        if (address.isIpv4()) {
-            long key = address.packedIpv4();
-            InetSocketAddress cached = ipv4Addresses.get(key);
-            if (cached == null) {
-                if (ipv4Addresses.size() >= MAX_CACHED_ADDRESSES) {
-                    ipv4Addresses.clear();
-                }
-                cached = address.toInetSocketAddress();
-                ipv4Addresses.put(key, cached);
-            }
-            return cached;
-        }
-        InetSocketAddress cached = ipv6Addresses.get(address);
-        if (cached == null) {
-            if (ipv6Addresses.size() >= MAX_CACHED_ADDRESSES) {
-                ipv6Addresses.clear();
-            }
-            cached = address.toInetSocketAddress();
-            ipv6Addresses.put(address.copy(), cached);
-        }
-        return cached;
-    }
-
-    /** Binds a UDP relay socket on this loop; false when the port is taken. */
-    private boolean openUdp(int relayId, TransportAddress address) {
-        DatagramChannel channel = NettyTransports.newDatagramChannel(!address.isIpv4());
-        HeadroomRecvByteBufAllocator.configure(
-                channel,
-                TurnEngine.PEER_PACKET_HEADROOM,
-                DATAGRAM_BYTES,
-                DATAGRAMS_PER_READ,
-                RELAY_DATAGRAMS_PER_WAKEUP);
-        settings.sockets().apply(channel);
-        channel.pipeline().addLast(new PeerHandler(relayId));
-        ChannelFuture registered = loop.register(channel);
-        if (!registered.isDone() || !registered.isSuccess()) {
-            channel.close();
-            return false;
-        }
-        ChannelFuture bound = channel.bind(address.toInetSocketAddress());
-        if (!bound.isDone() || !bound.isSuccess()) {
-            channel.close();
-            return false;
-        }
-        udpRelays.put(relayId, new UdpRelay(new Slot(channel)));
-        return true;
+    /** The buffer an in-place command's bytes lie in, or null when they must be copied. */
+    private ByteBuf inPlaceSource(Command c) {
+        return c.inPlace() ? inbound : null;
     }
 
     // ---------------------------------------------------------------------------------------------
     // Inputs
+
+    @Override
+    public void onClientDatagram(
+            int listenerId, TransportAddress sender, ByteBuf buffer, MutableDirectBuffer data, int offset, int length) {
+        try {
+            inbound = buffer;
+            engine.onClientMessage(
+                    endpoint.set(listenerId, ClientEndpoint.NO_CONNECTION, sender),
+                    data,
+                    offset,
+                    length,
+                    clock.nowNs());
+            drain();
+        } finally {
+            inbound = null;
+        }
+    }
+
+    @Override
+    public void onPeerDatagram(
+            int relayId, TransportAddress sender, ByteBuf buffer, MutableDirectBuffer data, int offset, int length) {
+        try {
+            inbound = buffer;
+            engine.onPeerDatagram(relayId, sender, data, offset, length, clock.nowNs());
+            drain();
+        } finally {
+            inbound = null;
+        }
+    }
+
+    @Override
+    public void drop(DropReason reason) {
+        engine.counters().drop(reason);
+    }
 
     @Override
     public void onStreamMessage(
@@ -420,113 +345,5 @@ final class RelayShard implements StreamHost {
     private UnsafeBuffer wrap(ByteBuf content) {
         view.wrap(content.memoryAddress(), content.capacity());
         return view;
-    }
-
-    private final class ClientHandler extends ChannelInboundHandlerAdapter {
-        private final int listenerId;
-
-        ClientHandler(int listenerId) {
-            this.listenerId = listenerId;
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            DatagramPacket packet = (DatagramPacket) msg;
-            ByteBuf content = packet.content();
-            try {
-                if (!content.hasMemoryAddress()) {
-                    return;
-                }
-                if (content.readableBytes() >= TRUNCATED_BYTES) {
-                    engine.counters().drop(DropReason.OVERSIZED);
-                    return;
-                }
-                inbound = content;
-                remote.set(packet.sender());
-                engine.onClientMessage(
-                        endpoint.set(listenerId, ClientEndpoint.NO_CONNECTION, remote),
-                        wrap(content),
-                        content.readerIndex(),
-                        content.readableBytes(),
-                        clock.nowNs());
-                drain();
-            } finally {
-                inbound = null;
-                packet.release();
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // ICMP errors surface here as PortUnreachableException; a relay keeps serving.
-        }
-    }
-
-    private final class PeerHandler extends ChannelInboundHandlerAdapter {
-        private final int relayId;
-
-        PeerHandler(int relayId) {
-            this.relayId = relayId;
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            DatagramPacket packet = (DatagramPacket) msg;
-            ByteBuf content = packet.content();
-            ByteBuf copy = null;
-            try {
-                if (!content.hasMemoryAddress()) {
-                    return;
-                }
-                int length = content.readableBytes();
-                if (length >= TRUNCATED_BYTES) {
-                    engine.counters().drop(DropReason.OVERSIZED);
-                    return;
-                }
-                ByteBuf base = length <= DATAGRAM_BYTES ? bufferWithHeadroom(content) : null;
-                int offset;
-                if (base != null) {
-                    offset = (int) (content.memoryAddress() + content.readerIndex() - base.memoryAddress());
-                } else {
-                    copy = ctx.alloc().directBuffer(TurnEngine.PEER_PACKET_HEADROOM + length);
-                    copy.writerIndex(TurnEngine.PEER_PACKET_HEADROOM)
-                            .writeBytes(content, content.readerIndex(), length);
-                    base = copy;
-                    offset = TurnEngine.PEER_PACKET_HEADROOM;
-                }
-                inbound = base;
-                remote.set(packet.sender());
-                view.wrap(base.memoryAddress(), base.capacity());
-                engine.onPeerDatagram(relayId, remote, view, offset, length, clock.nowNs());
-                drain();
-            } finally {
-                inbound = null;
-                packet.release();
-                if (copy != null) {
-                    copy.release();
-                }
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // An ICMP error from an unreachable peer must not tear down the allocation's socket.
-        }
-    }
-
-    /**
-     * The buffer the datagram was received into, found through Netty's slice and leak-detection
-     * wrappers, when it has the headroom {@link HeadroomRecvByteBufAllocator} reserved; else null.
-     */
-    private static ByteBuf bufferWithHeadroom(ByteBuf content) {
-        long dataAddress = content.memoryAddress() + content.readerIndex();
-        for (ByteBuf b = content; b != null; b = b.unwrap()) {
-            if (b.hasMemoryAddress()
-                    && dataAddress - b.memoryAddress() >= TurnEngine.PEER_PACKET_HEADROOM
-                    && dataAddress - b.memoryAddress() < b.capacity()) {
-                return b;
-            }
-        }
-        return null;
     }
 }

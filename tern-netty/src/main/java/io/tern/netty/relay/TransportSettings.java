@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param relayThreads  engines, each on its own event loop with its own SO_REUSEPORT listeners
  * @param wallClock     the engines' wall clock (REST username expiry)
  * @param sockets       kernel buffers and write queue bound of every UDP socket
+ * @param udpIo         how the relay threads do UDP I/O (resolved at start: FFM where it cannot run fails)
  */
 public record TransportSettings(
         List<InetSocketAddress> udpAddresses,
@@ -32,9 +33,11 @@ public record TransportSettings(
         TurnEngineConfig engineConfig,
         TurnShared shared,
         InstantSource wallClock,
-        UdpSocketSettings sockets) {
+        UdpSocketSettings sockets,
+        UdpIo udpIo) {
 
     public TransportSettings {
+        Objects.requireNonNull(udpIo, "udpIo");
         udpAddresses = List.copyOf(udpAddresses);
         tcpAddresses = List.copyOf(tcpAddresses);
         tlsAddresses = List.copyOf(tlsAddresses);
@@ -57,6 +60,7 @@ public record TransportSettings(
                 engineConfig,
                 shared,
                 InstantSource.system(),
-                UdpSocketSettings.DEFAULT);
+                UdpSocketSettings.DEFAULT,
+                UdpIo.AUTO);
     }
 }

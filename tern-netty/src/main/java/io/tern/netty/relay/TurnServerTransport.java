@@ -1,15 +1,12 @@
 package io.tern.netty.relay;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollChannelOption;
-import io.netty.channel.socket.DatagramChannel;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.stream.ConnectionLimiter;
 import io.tern.netty.stream.QueuedMessageSize;
@@ -18,7 +15,6 @@ import io.tern.netty.stream.StreamSettings;
 import io.tern.netty.stream.TlsContextSource;
 import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnEngine;
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,13 +38,16 @@ public final class TurnServerTransport implements AutoCloseable {
     private final ConnectionLimiter limiter;
     private final StreamCounters streamCounters;
     private final KernelUdpDrops kernelDrops = new KernelUdpDrops();
+    private final UdpIo udpIo;
 
     private TurnServerTransport(
             EventLoopGroup group,
             List<RelayShard> shards,
             List<List<InetSocketAddress>> bound,
             ConnectionLimiter limiter,
-            StreamCounters streamCounters) {
+            StreamCounters streamCounters,
+            UdpIo udpIo) {
+        this.udpIo = udpIo;
         this.group = group;
         this.shards = shards;
         this.udpAddresses = List.copyOf(bound.get(0));
@@ -60,6 +59,7 @@ public final class TurnServerTransport implements AutoCloseable {
 
     public static TurnServerTransport start(TransportSettings settings) throws InterruptedException {
         int threads = NettyTransports.epoll() ? Math.max(1, settings.relayThreads()) : 1;
+        UdpIo udpIo = settings.udpIo().resolve();
         EventLoopGroup group = NettyTransports.newGroup(threads, "tern-relay");
         StreamSettings streams = settings.streams();
         ConnectionLimiter limiter = new ConnectionLimiter(streams.maxConnections(), streams.maxConnectionsPerIp());
@@ -75,7 +75,7 @@ public final class TurnServerTransport implements AutoCloseable {
                 EventLoop loop = group.next();
                 int index = t;
                 RelayShard shard = loop.submit(
-                                () -> new RelayShard(loop, settings, limiter, streamCounters, index, threads))
+                                () -> new RelayShard(loop, settings, limiter, streamCounters, index, threads, udpIo))
                         .sync()
                         .getNow();
                 shards.add(shard);
@@ -121,28 +121,16 @@ public final class TurnServerTransport implements AutoCloseable {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw e;
         }
-        return new TurnServerTransport(group, shards, List.of(udp, tcp, tls), limiter, streamCounters);
+        return new TurnServerTransport(group, shards, List.of(udp, tcp, tls), limiter, streamCounters, udpIo);
     }
 
     private static InetSocketAddress bindUdp(
             EventLoop loop, RelayShard shard, int listenerId, InetSocketAddress address) throws InterruptedException {
-        // A socket of the address's own family: an IPv4 address on an IPv6 socket would make the
-        // kernel and Netty convert every datagram's address to and from its IPv4-mapped form.
-        boolean ipv6 = address.getAddress() instanceof Inet6Address;
-        Bootstrap bootstrap = new Bootstrap()
-                .group(loop)
-                .channelFactory(() -> NettyTransports.newDatagramChannel(ipv6))
-                .handler(new ChannelInitializer<DatagramChannel>() {
-                    @Override
-                    protected void initChannel(DatagramChannel ch) {
-                        shard.addListener(ch, listenerId);
-                    }
-                });
-        if (NettyTransports.epoll()) {
-            bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
+        try {
+            return loop.submit(() -> shard.bindUdpListener(listenerId, address)).get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot bind UDP " + address, e.getCause());
         }
-        ChannelFuture future = bootstrap.bind(address).sync();
-        return (InetSocketAddress) future.channel().localAddress();
     }
 
     private static InetSocketAddress bindStream(
@@ -198,6 +186,11 @@ public final class TurnServerTransport implements AutoCloseable {
             engines.add(shard.engine());
         }
         return engines;
+    }
+
+    /** How the relay threads do their UDP I/O: {@link UdpIo#NETTY} or {@link UdpIo#FFM}, never AUTO. */
+    public UdpIo udpIo() {
+        return udpIo;
     }
 
     public int relayThreads() {

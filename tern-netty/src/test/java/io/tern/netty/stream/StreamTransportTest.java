@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.netty.TestTls;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
+import io.tern.netty.relay.UdpIo;
 import io.tern.netty.relay.UdpSocketSettings;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AddressAttribute;
@@ -103,7 +104,8 @@ class StreamTransportTest {
                         .build(),
                 shared,
                 InstantSource.system(),
-                UdpSocketSettings.DEFAULT));
+                UdpSocketSettings.DEFAULT,
+                UdpIo.AUTO));
     }
 
     private TlsSettings writeCertificate(String subject, long pollMs) throws Exception {

@@ -3,6 +3,7 @@ package io.tern.server.config;
 import static io.tern.server.config.OptionDef.supported;
 import static io.tern.server.config.OptionDef.unsupported;
 import static io.tern.server.config.OptionTypes.character;
+import static io.tern.server.config.OptionTypes.choice;
 import static io.tern.server.config.OptionTypes.externalIp;
 import static io.tern.server.config.OptionTypes.fileRelativeToConfig;
 import static io.tern.server.config.OptionTypes.flag;
@@ -93,6 +94,13 @@ public final class CoturnOptions {
             .shortFlag("-m")
             .type(integer(0, MAX_RELAY_THREADS), 1)
             .help("Number of relay threads; 0 means one per CPU core."));
+
+    public static final OptionDef<String> UDP_IO = add(supported("udp-io")
+            .ternExtension()
+            .type(choice("auto", "ffm", "netty"), "auto")
+            .help("How relay threads read and write UDP: 'ffm' calls recvmmsg/sendmmsg through Java's FFM API"
+                    + " (JDK 22+, Linux x86_64/aarch64), 'netty' uses Netty's datagram channels, 'auto' takes ffm"
+                    + " where it can run, else netty."));
 
     public static final OptionDef<Boolean> NO_UDP =
             add(supported("no-udp").type(flag(), false).help("Do not start UDP client listeners."));

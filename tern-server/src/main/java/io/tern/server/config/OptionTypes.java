@@ -80,6 +80,22 @@ public final class OptionTypes {
                 Function.identity());
     }
 
+    /** One of {@code choices}, written exactly so. */
+    public static OptionType<String> choice(final String... choices) {
+        final List<String> allowed = List.of(choices);
+        return scalar(
+                "<" + String.join("|", allowed) + ">",
+                v -> {
+                    final String text = required(v).value();
+                    if (!allowed.contains(text)) {
+                        throw ConfigException.invalidValue(
+                                v.name(), text, "must be one of " + String.join(", ", allowed), v.source());
+                    }
+                    return text;
+                },
+                Function.identity());
+    }
+
     /** One character. */
     public static OptionType<Character> character() {
         return scalar(

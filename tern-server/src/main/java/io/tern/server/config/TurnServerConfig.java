@@ -82,6 +82,11 @@ public record TurnServerConfig(
         return options.get(MAX_PORT);
     }
 
+    /** {@code auto}, {@code ffm} or {@code netty}: how relay threads do UDP I/O. */
+    public String udpIo() {
+        return options.get(UDP_IO);
+    }
+
     public int relayThreads() {
         return options.get(RELAY_THREADS);
     }

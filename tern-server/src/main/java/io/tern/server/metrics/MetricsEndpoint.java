@@ -58,7 +58,8 @@ public final class MetricsEndpoint implements AutoCloseable {
         return new RelayMetrics(server::engines, server::draining)
                 .openConnections(server::streamConnections)
                 .connectionEvents(server.streamCounters())
-                .kernelReceiveDrops(server::kernelReceiveDrops);
+                .kernelReceiveDrops(server::kernelReceiveDrops)
+                .udpIo(server::udpIo);
     }
 
     /** Registers {@code metrics} and the JVM's in a fresh registry and serves it on {@code bind}. */

@@ -47,6 +47,7 @@ public final class RelayMetrics {
     private final AtomicReference<LongSupplier> openConnections = new AtomicReference<>(() -> 0);
     private final AtomicReference<StreamCounters> streamCounters = new AtomicReference<>();
     private final AtomicReference<LongSupplier> kernelReceiveDrops = new AtomicReference<>(() -> 0);
+    private final AtomicReference<Supplier<String>> udpIo = new AtomicReference<>(() -> "none");
 
     /**
      * @param engines  read at every scrape, so engines added later (e.g. TCP/TLS listeners) count
@@ -76,6 +77,12 @@ public final class RelayMetrics {
     /** Datagrams the kernel dropped at full UDP receive buffers, for {@code reason="socket_receive_buffer_full"}. */
     public RelayMetrics kernelReceiveDrops(LongSupplier supplier) {
         kernelReceiveDrops.set(Objects.requireNonNull(supplier, "supplier"));
+        return this;
+    }
+
+    /** How the relay threads do UDP I/O ({@code ffm}, {@code netty}, {@code none}), for {@code tern_udp_io}. */
+    public RelayMetrics udpIo(Supplier<String> supplier) {
+        udpIo.set(Objects.requireNonNull(supplier, "supplier"));
         return this;
     }
 
@@ -197,6 +204,13 @@ public final class RelayMetrics {
                         cb.call(counters == null ? 0 : counters.count(STREAM_EVENTS[e]), STREAM_EVENT_LABELS[e]);
                     }
                 })
+                .register(registry);
+        GaugeWithCallback.builder()
+                .name("tern_udp_io")
+                .help(
+                        "1, labelled with how the relay threads do UDP I/O: ffm (recvmmsg/sendmmsg through FFM), netty, or none")
+                .labelNames("io")
+                .callback(cb -> cb.call(1, udpIo.get().get()))
                 .register(registry);
         GaugeWithCallback.builder()
                 .name("tern_draining")

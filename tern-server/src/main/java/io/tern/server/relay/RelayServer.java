@@ -3,6 +3,7 @@ package io.tern.server.relay;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
+import io.tern.netty.relay.UdpIo;
 import io.tern.netty.relay.UdpSocketSettings;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamSettings;
@@ -140,7 +141,8 @@ public final class RelayServer implements AutoCloseable {
                         engine.build(),
                         shared,
                         InstantSource.system(),
-                        UdpSocketSettings.DEFAULT));
+                        UdpSocketSettings.DEFAULT,
+                        UdpIo.parse(config.udpIo())));
             } catch (InterruptedException | RuntimeException e) {
                 if (tls != null) {
                     tls.close();
@@ -155,6 +157,7 @@ public final class RelayServer implements AutoCloseable {
                 + ", relay " + plan.describeRelay()
                 + " ports " + config.minPort() + "-" + config.maxPort()
                 + ", " + config.effectiveRelayThreads() + " relay thread(s), " + NettyTransports.name()
+                + ", udp io " + (transport == null ? "none" : transport.udpIo().label())
                 + ", realm '" + config.realm() + "', auth " + config.authMode();
         LOG.log(System.Logger.Level.INFO, "Tern relay " + summary);
         if (!config.noTls() && !config.tlsEnabled()) {
@@ -245,6 +248,11 @@ public final class RelayServer implements AutoCloseable {
     }
 
     /** Datagrams the kernel dropped at the relay's full UDP receive buffers, so far. */
+    /** How the relay threads do UDP I/O: {@code ffm} or {@code netty}, {@code none} without a relay transport. */
+    public String udpIo() {
+        return transport == null ? "none" : transport.udpIo().label();
+    }
+
     public long kernelReceiveDrops() {
         return transport == null ? 0 : transport.kernelReceiveDrops();
     }

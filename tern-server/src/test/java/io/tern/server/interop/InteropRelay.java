@@ -16,6 +16,9 @@ import java.util.List;
 
 /** Tern in-process on loopback, configured through coturn's option names as an operator would. */
 public final class InteropRelay implements AutoCloseable {
+    /** Which UDP path the in-process relays use, when set: {@code netty} or {@code ffm}. */
+    public static final String UDP_IO_PROPERTY = "tern.test.udp-io";
+
     public final TurnServerConfig config;
     public final RelayServer server;
 
@@ -30,9 +33,17 @@ public final class InteropRelay implements AutoCloseable {
         return new InteropRelay(config, RelayServer.start(config));
     }
 
-    /** The configuration these {@code name, value} option pairs make, as the command line would. */
+    /**
+     * The configuration these {@code name, value} option pairs make, as the command line would.
+     * The system property {@value #UDP_IO_PROPERTY} ({@code netty}, {@code ffm}) sets {@code
+     * udp-io} where the options do not, so the interop suite runs on either UDP path.
+     */
     public static TurnServerConfig config(String... options) {
         List<OptionValue> values = new ArrayList<>();
+        String udpIo = System.getProperty(UDP_IO_PROPERTY);
+        if (udpIo != null && !List.of(options).contains("udp-io")) {
+            values.add(new OptionValue(CoturnOptions.UDP_IO, udpIo, ConfigSource.commandLine()));
+        }
         for (int i = 0; i < options.length; i += 2) {
             OptionDef<?> option = CoturnOptions.find(options[i]);
             if (option == null) {

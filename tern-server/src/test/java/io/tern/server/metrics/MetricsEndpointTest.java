@@ -93,6 +93,11 @@ class MetricsEndpointTest {
                     .isZero();
             assertThat(value(m, "tern_connections_open")).isZero();
             assertThat(value(m, "tern_draining")).isZero();
+            // The relay's UDP path as resolved at start: FFM on this JDK unless the suite asks for Netty.
+            String udpIo = "netty".equals(System.getProperty("tern.test.udp-io"))
+                    ? "netty"
+                    : io.tern.netty.relay.UdpIo.AUTO.resolve().label();
+            assertThat(value(m, "tern_udp_io{io=\"" + udpIo + "\"}")).isEqualTo(1);
             assertThat(m).containsKey("jvm_memory_used_bytes{area=\"heap\"}");
 
             // Refresh with LIFETIME 0 deletes the allocation; the gauge follows at the next scrape.
