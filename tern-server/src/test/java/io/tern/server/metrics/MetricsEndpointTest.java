@@ -120,8 +120,9 @@ class MetricsEndpointTest {
         for (String line : body.split("\n")) {
             if (line.startsWith("tern_")) {
                 assertThat(line)
-                        .matches("tern_[a-z_]+(\\{(direction|transport|method|code|reason|event|io)=\"[a-z0-9_]+\""
-                                + "(,(direction|transport|method|code|reason|event|io)=\"[a-z0-9_]+\")*})? [0-9.eE+-]+");
+                        .matches(
+                                "tern_[a-z_]+(\\{(direction|transport|method|code|reason|event|io)=\"[a-z0-9_]+\""
+                                        + "(,(direction|transport|method|code|reason|event|io)=\"[a-z0-9_]+\")*})? [0-9.eE+-]+");
             }
         }
     }
