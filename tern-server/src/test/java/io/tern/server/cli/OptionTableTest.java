@@ -48,6 +48,7 @@ class OptionTableTest {
             List.of("min-port=50000"),
             List.of("max-port=60000"),
             List.of("relay-threads=4"),
+            List.of("udp-io=netty"),
             List.of("no-udp"),
             List.of("no-tcp"),
             List.of("no-tls"),
