@@ -45,8 +45,19 @@ final class Gzip {
             }
             int semicolon = acceptEncoding.indexOf(';', start);
             int tokenEnd = semicolon >= 0 && semicolon < end ? semicolon : end;
-            String token = acceptEncoding.substring(start, tokenEnd).trim();
-            if (token.equalsIgnoreCase("gzip") || token.equals("*")) {
+            // The token without surrounding whitespace (as String.trim), compared in place: no
+            // substring per request.
+            int from = start;
+            int to = tokenEnd;
+            while (from < to && acceptEncoding.charAt(from) <= ' ') {
+                from++;
+            }
+            while (to > from && acceptEncoding.charAt(to - 1) <= ' ') {
+                to--;
+            }
+            int tokenLength = to - from;
+            if ((tokenLength == 4 && acceptEncoding.regionMatches(true, from, "gzip", 0, 4))
+                    || (tokenLength == 1 && acceptEncoding.charAt(from) == '*')) {
                 return tokenEnd == end || qualityAboveZero(acceptEncoding.substring(tokenEnd + 1, end));
             }
             start = end + 1;

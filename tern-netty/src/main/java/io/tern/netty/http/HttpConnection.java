@@ -1,6 +1,8 @@
 package io.tern.netty.http;
 
 import io.netty.channel.Channel;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.AttributeKey;
 import java.net.InetAddress;
@@ -20,6 +22,7 @@ final class HttpConnection {
     private boolean http2;
     private boolean counted;
     private int activeExchanges;
+    private HttpHeaders spareResponseHeaders;
 
     HttpConnection(SocketAddress remote, boolean secure) {
         // EmbeddedChannel (benchmarks, tests) has no socket address: such connections share one key.
@@ -78,6 +81,26 @@ final class HttpConnection {
 
     void exchangeEnded() {
         activeExchanges--;
+    }
+
+    /**
+     * Empty headers for one response, to be given back with {@link #returnResponseHeaders} once the
+     * response is written: the codecs encode (HTTP/1.1) or copy (HTTP/2) them during the write, so
+     * one object serves every response of the connection. A response written while another is
+     * being written (a nested write) gets a new one.
+     */
+    HttpHeaders takeResponseHeaders() {
+        HttpHeaders headers = spareResponseHeaders;
+        if (headers == null) {
+            return DefaultHttpHeadersFactory.headersFactory().newHeaders();
+        }
+        spareResponseHeaders = null;
+        return headers;
+    }
+
+    void returnResponseHeaders(HttpHeaders headers) {
+        headers.clear();
+        spareResponseHeaders = headers;
     }
 
     /** Requests being handled, held or streamed on this connection now. */

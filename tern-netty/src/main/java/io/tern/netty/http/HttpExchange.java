@@ -307,7 +307,7 @@ public final class HttpExchange {
         if (!mayAnswer(body)) {
             return;
         }
-        HttpHeaders headers = reply.headers;
+        HttpHeaders headers = responseHeaders(reply);
         HttpResponseStatus status = reply.status;
         CharSequence contentType =
                 reply.contentType != null ? reply.contentType : shared != null ? shared.contentType() : null;
@@ -362,7 +362,11 @@ public final class HttpExchange {
             headers.set(HttpHeaderNames.CONTENT_TYPE, contentType);
         }
         commonHeaders(headers, reply, etag, lastModifiedMs);
-        headers.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+        if (shared != null) {
+            headers.set(HttpHeaderNames.CONTENT_LENGTH, gzip ? shared.gzippedContentLength() : shared.contentLength());
+        } else {
+            headers.setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+        }
         if (head) {
             content.release();
             content = Unpooled.EMPTY_BUFFER;
@@ -377,6 +381,17 @@ public final class HttpExchange {
         DefaultFullHttpResponse response =
                 new DefaultFullHttpResponse(version(), status, content, headers, EmptyHttpHeaders.INSTANCE);
         finish(close, response);
+        connection.returnResponseHeaders(headers);
+    }
+
+    /** The connection's response headers with the handler's own first. */
+    private HttpHeaders responseHeaders(HttpReply reply) {
+        HttpHeaders headers = connection.takeResponseHeaders();
+        HttpHeaders own = reply.headersOrNull();
+        if (own != null) {
+            headers.add(own);
+        }
+        return headers;
     }
 
     BodyStream startStream(HttpReply reply) {
@@ -394,7 +409,7 @@ public final class HttpExchange {
             writer.over = true;
             return;
         }
-        HttpHeaders headers = reply.headers;
+        HttpHeaders headers = responseHeaders(reply);
         if (reply.contentType != null) {
             headers.set(HttpHeaderNames.CONTENT_TYPE, reply.contentType);
         }
@@ -420,7 +435,9 @@ public final class HttpExchange {
         state = State.STREAMING;
         service.counters().request(kind, reply.status.code());
         service.counters().add(HttpCounters.Event.STREAMED_RESPONSE);
-        owner.channel().writeAndFlush(new DefaultHttpResponse(version(), reply.status, headers));
+        Channel channel = owner.channel();
+        channel.writeAndFlush(new DefaultHttpResponse(version(), reply.status, headers), channel.voidPromise());
+        connection.returnResponseHeaders(headers);
     }
 
     /** Date, Cache-Control, ETag, Last-Modified and CORS. */
@@ -504,10 +521,18 @@ public final class HttpExchange {
         cancelTimeout();
         releaseHeldSlot();
         Channel channel = owner.channel();
-        ChannelFuture written = lastMessage == null ? channel.newSucceededFuture() : channel.writeAndFlush(lastMessage);
+        ChannelFuture written = null;
+        if (lastMessage != null) {
+            // Only a closing answer waits for its write: otherwise the void promise spares a
+            // promise, and the encoder's promise combiner, per response (a failed write reaches
+            // exceptionCaught, which closes).
+            written = close
+                    ? channel.writeAndFlush(lastMessage)
+                    : channel.writeAndFlush(lastMessage, channel.voidPromise());
+        }
         request.release();
         if (close) {
-            written.addListener(ChannelFutureListener.CLOSE);
+            (written == null ? channel.newSucceededFuture() : written).addListener(ChannelFutureListener.CLOSE);
         }
         owner.exchangeDone(this, close);
     }

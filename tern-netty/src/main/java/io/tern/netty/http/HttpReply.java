@@ -22,7 +22,12 @@ public final class HttpReply {
 
     private final HttpExchange exchange;
     final HttpResponseStatus status;
-    final HttpHeaders headers = DefaultHttpHeadersFactory.headersFactory().newHeaders();
+    /**
+     * The handler's own headers, made on first use: most answers have none, and the server writes
+     * its headers into a response headers object its connection reuses.
+     */
+    private HttpHeaders headers;
+
     CharSequence contentType;
     CacheControl cache;
     AsciiString etag;
@@ -35,8 +40,21 @@ public final class HttpReply {
     }
 
     public HttpReply header(CharSequence name, Object value) {
-        headers.add(name, value);
+        headers().add(name, value);
         return this;
+    }
+
+    /** The handler's headers, made now if there are none yet. */
+    HttpHeaders headers() {
+        if (headers == null) {
+            headers = DefaultHttpHeadersFactory.headersFactory().newHeaders();
+        }
+        return headers;
+    }
+
+    /** The handler's headers; null when it set none. */
+    HttpHeaders headersOrNull() {
+        return headers;
     }
 
     public HttpReply contentType(CharSequence type) {

@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import java.util.List;
 
 /**
  * Routes one complete request: bad and oversized requests, upgrades, the server's own answers
@@ -50,7 +51,9 @@ final class RequestDispatch {
         HttpMethod method = request.method();
         HttpRoutes.Route pathMatch = null;
         String[] pathCaptures = null;
-        for (HttpRoutes.Route route : routes.routes()) {
+        List<HttpRoutes.Route> candidates = routes.routes();
+        for (int i = 0; i < candidates.size(); i++) { // indexed: no iterator per request
+            HttpRoutes.Route route = candidates.get(i);
             String[] captures = route.pattern().match(path);
             if (captures == null) {
                 continue;
@@ -125,7 +128,7 @@ final class RequestDispatch {
         HttpReply reply = exchange.reply(HttpResponseStatus.NO_CONTENT).header(HttpHeaderNames.ALLOW, route.allow());
         String origin = exchange.header(HttpHeaderNames.ORIGIN);
         if (cors != null && origin != null && exchange.header(HttpHeaderNames.ACCESS_CONTROL_REQUEST_METHOD) != null) {
-            cors.applyPreflight(reply.headers, origin, route.allow());
+            cors.applyPreflight(reply.headers(), origin, route.allow());
         }
         reply.send();
     }

@@ -30,10 +30,14 @@ public final class SharedBody {
     private final boolean compressible;
     private final long lastModifiedMs;
     private final AsciiString etag;
+    /** {@code Content-Length} of the identity form, formatted once rather than per response. */
+    private final AsciiString contentLength;
+
     private final Object gzipLock = new Object();
     private final AtomicInteger holders = new AtomicInteger(1);
     private volatile ByteBuf gzipped;
     private volatile AsciiString gzippedEtag;
+    private volatile AsciiString gzippedContentLength;
 
     private SharedBody(ByteBuf content, CharSequence contentType, long lastModifiedMs) {
         this.content = content;
@@ -41,6 +45,7 @@ public final class SharedBody {
         this.compressible = Gzip.isCompressible(this.contentType);
         this.lastModifiedMs = lastModifiedMs;
         this.etag = etagOf(content, "");
+        this.contentLength = lengthOf(content);
     }
 
     /** Copies {@code bytes} once into direct memory. */
@@ -111,6 +116,15 @@ public final class SharedBody {
         return gzippedEtag;
     }
 
+    AsciiString contentLength() {
+        return contentLength;
+    }
+
+    AsciiString gzippedContentLength() {
+        gzipForm();
+        return gzippedContentLength;
+    }
+
     private ByteBuf gzipForm() {
         ByteBuf form = gzipped;
         if (form == null) {
@@ -126,6 +140,7 @@ public final class SharedBody {
                             .asReadOnly();
                     heap.release();
                     gzippedEtag = etagOf(direct, "-gz");
+                    gzippedContentLength = lengthOf(direct);
                     gzipped = form = direct;
                 }
             }
@@ -169,6 +184,10 @@ public final class SharedBody {
      */
     public int refCnt() {
         return content.refCnt();
+    }
+
+    private static AsciiString lengthOf(ByteBuf bytes) {
+        return AsciiString.cached(Integer.toString(bytes.readableBytes()));
     }
 
     private static AsciiString etagOf(ByteBuf bytes, String suffix) {

@@ -27,10 +27,10 @@ import java.util.concurrent.TimeUnit;
 public final class HlsRoutes {
     private HlsRoutes() {}
 
-    /** What a request does once it is on its stream's loop. */
+    /** What a deferred request does once it is on its stream's loop. */
     @FunctionalInterface
     private interface OnStreamLoop {
-        void run(LiveStream stream, boolean deferred);
+        void run(LiveStream stream);
     }
 
     public static HttpRoutes build(StreamRegistry registry) {
@@ -48,7 +48,11 @@ public final class HlsRoutes {
                         notFound(exchange, "no stream " + StreamNames.APP + "/" + exchange.pathParam("name"));
                         return;
                     }
-                    onStreamLoop(exchange, stream, (s, deferred) -> s.multivariant(exchange, deferred));
+                    if (onItsLoop(stream)) {
+                        stream.multivariant(exchange, false);
+                    } else {
+                        hop(exchange, stream, s -> s.multivariant(exchange, true));
+                    }
                 })
                 .get("/" + StreamNames.APP + "/{name}/{instance}/{file}", Served.SEGMENT.label(), exchange -> {
                     String name = exchange.pathParam("name");
@@ -73,8 +77,11 @@ public final class HlsRoutes {
                                         ? Served.BLOCKING_PLAYLIST.label()
                                         : Served.PLAYLIST.label());
                         TrackType track = parsed.track();
-                        onStreamLoop(
-                                exchange, stream, (s, deferred) -> s.mediaPlaylist(exchange, track, query, deferred));
+                        if (onItsLoop(stream)) {
+                            stream.mediaPlaylist(exchange, track, query, false);
+                        } else {
+                            hop(exchange, stream, s -> s.mediaPlaylist(exchange, track, query, true));
+                        }
                     } else {
                         exchange.kind(
                                 switch (parsed.kind()) {
@@ -82,20 +89,28 @@ public final class HlsRoutes {
                                     case PART -> Served.PART.label();
                                     default -> Served.SEGMENT.label();
                                 });
-                        onStreamLoop(exchange, stream, (s, deferred) -> s.object(exchange, file, deferred));
+                        if (onItsLoop(stream)) {
+                            stream.object(exchange, file, false);
+                        } else {
+                            hop(exchange, stream, s -> s.object(exchange, file, true));
+                        }
                     }
                 })
                 .kinds(kinds);
     }
 
-    private static void onStreamLoop(HttpExchange exchange, LiveStream stream, OnStreamLoop work) {
-        if (stream.eventLoop().inEventLoop()) {
-            work.run(stream, false);
-            return;
-        }
-        // The handler must answer, hold or stream before it returns: hold, then hop.
+    /**
+     * Whether the request is on its stream's loop, where it is answered directly: tested before any
+     * lambda is made, so the common case allocates none per request.
+     */
+    private static boolean onItsLoop(LiveStream stream) {
+        return stream.eventLoop().inEventLoop();
+    }
+
+    /** Holds the request, then hops to the stream's loop (the handler must answer, hold or stream before it returns). */
+    private static void hop(HttpExchange exchange, LiveStream stream, OnStreamLoop work) {
         if (exchange.defer(stream.holdTimeoutMs(), TimeUnit.MILLISECONDS, null)) {
-            stream.eventLoop().execute(() -> work.run(stream, true));
+            stream.eventLoop().execute(() -> work.run(stream));
         }
     }
 
