@@ -36,7 +36,7 @@ import java.util.function.Supplier;
  * Builds a connection's pipeline. Every HTTP version ends in the same {@link HttpExchangeHandler}:
  *
  * <pre>
- * HTTP/1.1   [tls] idle guard HttpServerCodec HttpObjectAggregator exchange
+ * HTTP/1.1   [tls] idle guard HttpServerCodec bodiless HttpObjectAggregator exchange
  * h2c        idle guard h2c-detect(HttpServerCodec, Upgrade: h2c) ... as HTTP/1.1, until the
  *            preface or an upgrade switches to the HTTP/2 pipeline below
  * HTTP/2     [tls] idle guard Http2FrameCodec progress Http2MultiplexHandler tail
@@ -113,6 +113,7 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
     }
 
     private void addHttp1Tail(ChannelPipeline pipeline) {
+        pipeline.addLast("bodiless", new BodilessRequests());
         pipeline.addLast("aggregator", new HttpObjectAggregator(service.limits().maxBodyBytes()));
         pipeline.addLast("exchange", new HttpExchangeHandler(service, false));
     }
@@ -120,7 +121,7 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
     /** Replaces the HTTP/1.1 tail with the HTTP/2 pipeline, after {@code after}. */
     private void switchToHttp2(ChannelPipeline pipeline, HttpConnection connection, String after) {
         connection.http2(true);
-        for (String name : new String[] {"aggregator", "exchange"}) {
+        for (String name : new String[] {"bodiless", "aggregator", "exchange"}) {
             if (pipeline.get(name) != null) {
                 pipeline.remove(name);
             }
@@ -215,6 +216,7 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
             service.counters().add(HttpCounters.Event.H2C_UPGRADE);
             connection.http2(true);
             ChannelPipeline pipeline = ctx.pipeline();
+            pipeline.remove("bodiless");
             pipeline.remove("aggregator");
             pipeline.remove("exchange");
             codec.upgradeTo(ctx, upgradeRequest);

@@ -151,6 +151,7 @@ final class HttpExchangeHandler extends ChannelInboundHandlerAdapter {
         ChannelPipeline pipeline = ctx.pipeline();
         LeftoverCollector leftover = new LeftoverCollector();
         String codecName = pipeline.context(HttpServerCodec.class).name();
+        removeIfPresent(pipeline, BodilessRequests.class);
         removeIfPresent(pipeline, HttpObjectAggregator.class);
         removeIfPresent(pipeline, HttpServerUpgradeHandler.class);
         removeIfPresent(pipeline, ConnectionGuard.class);
