@@ -98,6 +98,10 @@ public final class OriginServer implements AutoCloseable {
     private SrtServer srt;
     private TlsContextSource tls;
     private HttpServer http;
+    /** Bodies made once at start (the OpenAPI document, the watch page), freed after the server closes. */
+    private ApiRoutes apiRoutes;
+
+    private WebAssets webAssets;
     private NostrRelay nostr;
     private MetricsEndpoint metrics;
     private RecordingStore.Repair repair;
@@ -130,7 +134,7 @@ public final class OriginServer implements AutoCloseable {
         // Checked before anything opens: an invalid API token is a configuration error, a build without hls.js a broken
         // one.
         ApiAccess apiAccess = ApiAccess.from(config);
-        WebAssets webAssets = WebAssets.load();
+        webAssets = WebAssets.load();
         Path recordDir = config.get(RECORD_DIR);
         if (recordDir != null) {
             RecordingStore store = new RecordingStore(recordDir);
@@ -181,7 +185,8 @@ public final class OriginServer implements AutoCloseable {
                 .heldRequests(config.get(MAX_HELD_REQUESTS), config.get(MAX_HELD_REQUESTS_PER_IP))
                 .build();
         HttpRoutes.Builder routes = HttpRoutes.builder().cors(CorsPolicy.anyOrigin());
-        new ApiRoutes(registry, writer == null ? null : writer.store(), apiAccess, null).addTo(routes);
+        apiRoutes = new ApiRoutes(registry, writer == null ? null : writer.store(), apiAccess, null);
+        apiRoutes.addTo(routes);
         new WebRoutes(registry, webAssets).addTo(routes);
         HlsRoutes.addTo(routes, registry);
         Path nostrDb = config.get(NOSTR_DB);
@@ -306,6 +311,12 @@ public final class OriginServer implements AutoCloseable {
         group.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         if (tls != null) {
             tls.close();
+        }
+        if (apiRoutes != null) {
+            apiRoutes.release();
+        }
+        if (webAssets != null) {
+            webAssets.release();
         }
         if (writer != null) {
             writer.close();

@@ -83,6 +83,11 @@ public final class ApiRoutes {
         this.openApi = SharedBody.of(resource("openapi.json"), JSON);
     }
 
+    /** Frees the OpenAPI document's direct memory, once the server that serves it has closed. */
+    public void release() {
+        openApi.release();
+    }
+
     /** Adds the API's routes to {@code routes}, a catch-all for the rest of {@code /api/} last. */
     public void addTo(HttpRoutes.Builder routes) {
         routes.get(BASE + "/streams", KIND, guarded(this::streams))

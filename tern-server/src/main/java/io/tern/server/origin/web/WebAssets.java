@@ -48,6 +48,12 @@ public final class WebAssets {
         return files.get(name);
     }
 
+    /** Frees the bodies' direct memory, once the server that serves them has closed. */
+    public void release() {
+        watchPage.release();
+        files.values().forEach(SharedBody::release);
+    }
+
     private static byte[] read(String name) {
         try (InputStream in = WebAssets.class.getResourceAsStream(name)) {
             if (in == null) {

@@ -52,6 +52,8 @@ class BrowserHarnessTest {
     private TlsContextSource tls;
     private HttpServer server;
     private SharedBody hls;
+    private SharedBody page;
+    private SharedBody app;
 
     @BeforeEach
     void start() throws Exception {
@@ -62,8 +64,8 @@ class BrowserHarnessTest {
         hls = SharedBody.of(
                 Files.readAllBytes(Harness.ORIGIN_DIR.resolve("node_modules/hls.js/dist/hls.min.js")),
                 "text/javascript");
-        SharedBody page = SharedBody.utf8(PAGE, "text/html; charset=utf-8");
-        SharedBody app = SharedBody.utf8(APP, "text/javascript");
+        page = SharedBody.utf8(PAGE, "text/html; charset=utf-8");
+        app = SharedBody.utf8(APP, "text/javascript");
         HttpRoutes routes = HttpRoutes.builder()
                 .get("/", "page", ex -> ex.respond(page, CacheControl.noCache()))
                 .get("/app.js", "page", ex -> ex.respond(app, CacheControl.noCache()))
@@ -89,6 +91,8 @@ class BrowserHarnessTest {
             server.close();
             tls.close();
             hls.release();
+            page.release();
+            app.release();
         }
         if (dir != null) {
             Harness.deleteTree(dir);
