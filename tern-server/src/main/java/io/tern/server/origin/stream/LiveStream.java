@@ -73,6 +73,7 @@ public final class LiveStream implements StreamInput {
     private final CacheControl plainReloadCache;
     private final CacheControl blockingReloadCache;
     private final Runnable onTimer = this::onTimer;
+    private final LoopBatches<HeldRequest> playlistRelease;
     private LlHlsPackager packager;
     private StreamRecording recording;
     private AvcConfig video;
@@ -103,6 +104,7 @@ public final class LiveStream implements StreamInput {
         this.meter = new IngestMeter(startedNs);
         this.plainReloadCache = CacheControl.maxAgeBelow(Duration.ofMillis(settings.partTargetMs()));
         this.blockingReloadCache = CacheControl.maxAge(3L * ((settings.segmentTargetMs() + 999) / 1000));
+        this.playlistRelease = new LoopBatches<>(loop, LiveStream::answerReleased);
     }
 
     public String name() {
@@ -406,14 +408,7 @@ public final class LiveStream implements StreamInput {
     private void drain() {
         for (HlsEvent event; (event = packager.pollEvent()) != null; ) {
             switch (event) {
-                case HlsEvent.PlaylistReady ready -> {
-                    for (long ticket : ready.tickets()) {
-                        HeldRequest request = release(ticket);
-                        if (request != null) {
-                            sendPlaylist(request.exchange, ready.body(), request.kind, request.cache);
-                        }
-                    }
-                }
+                case HlsEvent.PlaylistReady ready -> releasePlaylists(ready);
                 case HlsEvent.RequestFailed failed -> {
                     for (long ticket : failed.tickets()) {
                         HeldRequest request = release(ticket);
@@ -445,6 +440,29 @@ public final class LiveStream implements StreamInput {
         }
         countPackagerStats();
         armTimer();
+    }
+
+    /**
+     * Answers every request one playlist version releases with its one shared body, grouped by
+     * the loop of each connection ({@link LoopBatches}).
+     */
+    private void releasePlaylists(HlsEvent.PlaylistReady ready) {
+        SharedBody shared = bodies.playlist(ready.body());
+        for (long ticket : ready.tickets()) {
+            HeldRequest request = release(ticket);
+            if (request != null) {
+                counters.served(request.kind, shared.length());
+                playlistRelease.add(request.exchange.eventLoop(), request);
+            }
+        }
+        playlistRelease.answerAll(shared);
+    }
+
+    /** On the exchange's loop: a released playlist request's answer, unless its client left. */
+    private static void answerReleased(HeldRequest request, SharedBody body) {
+        if (request.exchange.isOpen()) {
+            request.exchange.kind(request.kind.label()).respond(body, request.cache);
+        }
     }
 
     private void partProgress(HlsEvent.PartProgress progress) {

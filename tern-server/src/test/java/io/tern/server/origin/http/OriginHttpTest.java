@@ -57,6 +57,56 @@ class OriginHttpTest {
     }
 
     @Test
+    void everyViewerWaitingForAPartIsReleasedByTheSameInputWithOneBodyPerVariant() throws Exception {
+        try (EmbeddedOrigin origin = new EmbeddedOrigin()) {
+            Publisher cam = origin.publish("cam1").feedMs(30_000);
+            M3u8 now = playlist(origin.connect(), cam.path("video.m3u8"));
+            M3u8.Seg open = now.segments.get(now.segments.size() - 1);
+            String wait = "video.m3u8?_HLS_msn=" + open.msn + "&_HLS_part=" + open.parts.size();
+            List<Client> full = new java.util.ArrayList<>();
+            List<Client> delta = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) { // each client is its own event loop: a release spans loops
+                full.add(origin.connect().get(cam.path(wait)));
+                delta.add(origin.connect().get(cam.path(wait + "&_HLS_skip=YES")));
+            }
+            assertThat(origin.counters.heldNow()).isEqualTo(12);
+
+            for (int step = 0; step < 50 && full.get(0).last() == null; step++) {
+                cam.feedMs(10);
+            }
+            assertThat(full.get(0).last())
+                    .as("released once the part is listed")
+                    .isNotNull();
+            assertThat(origin.counters.heldNow())
+                    .as("the input that listed the part released every waiter")
+                    .isZero();
+            byte[] fullBody = full.get(0).last().bytes();
+            byte[] deltaBody = delta.get(0).last().bytes();
+            for (int i = 0; i < 6; i++) {
+                Response f = full.get(i).last();
+                Response d = delta.get(i).last();
+                assertThat(f.complete && d.complete)
+                        .as("answered whole by the same input")
+                        .isTrue();
+                assertThat(f.status()).isEqualTo(200);
+                assertThat(d.status()).isEqualTo(200);
+                assertThat(f.bytes()).as("one body for every full reload").isEqualTo(fullBody);
+                assertThat(d.bytes()).as("one body for every delta reload").isEqualTo(deltaBody);
+            }
+            String deltaText = delta.get(0).last().text();
+            assertThat(deltaText)
+                    .as("the delta update skips segments (§6.2.5.1)")
+                    .contains("#EXT-X-SKIP:");
+            assertThat(full.get(0).last().text()).doesNotContain("#EXT-X-SKIP");
+            M3u8.Seg waited = M3u8.parse(full.get(0).last().text()).segments.stream()
+                    .filter(s -> s.msn == open.msn)
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(waited.parts.size()).as("the awaited part is listed").isGreaterThan(open.parts.size());
+        }
+    }
+
+    @Test
     void blockingReloadsBeyondTheRulesGet400AndAreNotCached() throws Exception {
         try (EmbeddedOrigin origin = new EmbeddedOrigin()) {
             Publisher cam = origin.publish("cam1").feedMs(3000);
