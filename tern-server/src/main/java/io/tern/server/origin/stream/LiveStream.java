@@ -316,7 +316,7 @@ public final class LiveStream implements StreamInput {
                             .cache(CacheControl.immutable())
                             .stream();
             counters.served(Served.HINTED_PART, 0);
-            sent = writeChunks(body, part, 0);
+            sent = writeChunks(body, part, 0, false);
         }
         hold(exchange, growing.ticket(), new HeldRequest(exchange, Served.HINTED_PART, null, body, sent), true);
     }
@@ -390,14 +390,25 @@ public final class LiveStream implements StreamInput {
         };
     }
 
-    /** Writes chunks {@code from..} of {@code part} to {@code body}, each the packager's array, uncopied. */
-    private int writeChunks(BodyStream body, MediaObject part, int from) {
+    /**
+     * Writes chunks {@code from..} of {@code part} to {@code body}, each the packager's array,
+     * uncopied; with {@code last} the final chunk also ends the body, in one write and flush (a
+     * flush is a send system call, and the part's end comes with every viewer's blocking reload).
+     */
+    private int writeChunks(BodyStream body, MediaObject part, int from, boolean last) {
         int n = part.chunkCount();
         long bytes = 0;
         for (int i = from; i < n; i++) {
             byte[] chunk = part.chunk(i);
             bytes += chunk.length;
-            body.write(Unpooled.wrappedBuffer(chunk));
+            if (last && i == n - 1) {
+                body.end(Unpooled.wrappedBuffer(chunk));
+            } else {
+                body.write(Unpooled.wrappedBuffer(chunk));
+            }
+        }
+        if (last && from >= n) {
+            body.end();
         }
         counters.servedBytes(Served.HINTED_PART, bytes);
         return n;
@@ -473,9 +484,8 @@ public final class LiveStream implements StreamInput {
                 continue;
             }
             if (request.body != null) {
-                request.chunksSent = writeChunks(request.body, part, request.chunksSent);
+                request.chunksSent = writeChunks(request.body, part, request.chunksSent, part.complete());
                 if (part.complete()) {
-                    request.body.end();
                     release(ticket);
                 }
             } else if (part.complete()) {
