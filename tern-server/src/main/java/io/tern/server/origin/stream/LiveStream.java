@@ -73,7 +73,7 @@ public final class LiveStream implements StreamInput {
     private final CacheControl plainReloadCache;
     private final CacheControl blockingReloadCache;
     private final Runnable onTimer = this::onTimer;
-    private final LoopBatches<HeldRequest> playlistRelease;
+    private final LoopBatches<HeldRequest> releases;
     private LlHlsPackager packager;
     private StreamRecording recording;
     private AvcConfig video;
@@ -104,7 +104,7 @@ public final class LiveStream implements StreamInput {
         this.meter = new IngestMeter(startedNs);
         this.plainReloadCache = CacheControl.maxAgeBelow(Duration.ofMillis(settings.partTargetMs()));
         this.blockingReloadCache = CacheControl.maxAge(3L * ((settings.segmentTargetMs() + 999) / 1000));
-        this.playlistRelease = new LoopBatches<>(loop, LiveStream::answerReleased);
+        this.releases = new LoopBatches<>(loop, LiveStream::answerReleased);
     }
 
     public String name() {
@@ -318,7 +318,8 @@ public final class LiveStream implements StreamInput {
             counters.served(Served.HINTED_PART, 0);
             sent = writeChunks(body, part, 0, false);
         }
-        hold(exchange, growing.ticket(), new HeldRequest(exchange, Served.HINTED_PART, null, body, sent), true);
+        CacheControl cache = body == null ? CacheControl.immutable() : null; // sent whole once complete
+        hold(exchange, growing.ticket(), new HeldRequest(exchange, Served.HINTED_PART, cache, body, sent), true);
     }
 
     /** Holds {@code exchange} under {@code ticket} until an event answers it. */
@@ -463,21 +464,27 @@ public final class LiveStream implements StreamInput {
             HeldRequest request = release(ticket);
             if (request != null) {
                 counters.served(request.kind, shared.length());
-                playlistRelease.add(request.exchange.eventLoop(), request);
+                releases.add(request.exchange.eventLoop(), request);
             }
         }
-        playlistRelease.answerAll(shared);
+        releases.answerAll(shared);
     }
 
-    /** On the exchange's loop: a released playlist request's answer, unless its client left. */
+    /** On the exchange's loop: a released request's answer with its shared body, unless its client left. */
     private static void answerReleased(HeldRequest request, SharedBody body) {
         if (request.exchange.isOpen()) {
             request.exchange.kind(request.kind.label()).respond(body, request.cache);
         }
     }
 
+    /**
+     * The growing part's new chunks to the requests streaming it; once it is complete, those
+     * waiting for it whole get its one shared body, grouped by loop as a playlist release is.
+     */
     private void partProgress(HlsEvent.PartProgress progress) {
         MediaObject part = progress.part();
+        SharedBody whole = null;
+        boolean wholeTried = false;
         for (long ticket : progress.tickets()) {
             HeldRequest request = held.get(ticket);
             if (request == null) {
@@ -490,8 +497,20 @@ public final class LiveStream implements StreamInput {
                 }
             } else if (part.complete()) {
                 release(ticket);
-                sendObject(request.exchange, part, Served.HINTED_PART);
+                if (!wholeTried) {
+                    wholeTried = true;
+                    whole = bodies.media(part);
+                }
+                if (whole != null) {
+                    counters.served(Served.HINTED_PART, part.sizeBytes());
+                    releases.add(request.exchange.eventLoop(), request);
+                } else {
+                    sendObject(request.exchange, part, Served.HINTED_PART); // too big to share: each its own view
+                }
             }
+        }
+        if (whole != null) {
+            releases.answerAll(whole);
         }
     }
 

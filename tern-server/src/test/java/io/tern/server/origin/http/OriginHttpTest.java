@@ -3,6 +3,7 @@ package io.tern.server.origin.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.hls.testing.M3u8;
+import io.tern.netty.http.CacheControl;
 import io.tern.server.origin.http.EmbeddedOrigin.Client;
 import io.tern.server.origin.http.EmbeddedOrigin.Publisher;
 import io.tern.server.origin.http.EmbeddedOrigin.Response;
@@ -206,15 +207,35 @@ class OriginHttpTest {
                     .get(0)
                     .get("URI");
             Client viewer = origin.connect().get(cam.path(hint));
+            List<Client> others = List.of(
+                    origin.connect().get(cam.path(hint)),
+                    origin.connect().get(cam.path(hint)),
+                    origin.connect().get(cam.path(hint)));
             cam.feedMs(40);
             assertThat(viewer.last())
                     .as("nothing before the part is complete (§6.2.6)")
                     .isNull();
-            cam.feedMs(300);
+            for (int step = 0; step < 40 && viewer.last() == null; step++) {
+                cam.feedMs(10);
+            }
             Response whole = viewer.last();
             assertThat(whole.status()).isEqualTo(200);
             assertThat(whole.complete).isTrue();
             assertThat(whole.header("Content-Length")).isEqualTo(Integer.toString(whole.bytes().length));
+            assertThat(whole.header("Cache-Control"))
+                    .isEqualTo(CacheControl.immutable().value().toString());
+            for (Client other : others) {
+                Response r = other.last();
+                assertThat(r)
+                        .as("every waiter answered by the input that completed the part")
+                        .isNotNull();
+                assertThat(r.complete).isTrue();
+                assertThat(r.bytes()).isEqualTo(whole.bytes());
+            }
+            assertThat(origin.counters.heldNow()).isZero();
+            assertThat(origin.budget.usedBytes())
+                    .as("one shared copy of the part for all its waiters")
+                    .isEqualTo(whole.bytes().length);
             assertThat(whole.bytes())
                     .isEqualTo(origin.connect().get(cam.path(hint)).last().bytes());
         }
