@@ -3,6 +3,7 @@ package io.tern.server.origin.stream;
 import io.tern.netty.http.SharedBody;
 import java.util.Arrays;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One release of held requests answered with one shared body, grouped by the event loop that owns
@@ -65,7 +66,11 @@ final class LoopBatches<T> {
             Batch<T> batch = (Batch<T>) batches[i];
             body.retain(); // the home loop may release the body before the other loop answers
             batch.body = body;
-            loops[i].execute(batch);
+            try {
+                loops[i].execute(batch);
+            } catch (RejectedExecutionException e) { // that loop is shutting down, its connections with it
+                body.release();
+            }
             loops[i] = null;
             batches[i] = null;
         }

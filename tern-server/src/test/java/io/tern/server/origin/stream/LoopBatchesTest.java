@@ -105,6 +105,28 @@ class LoopBatchesTest {
                 .isZero();
     }
 
+    @Test
+    void aLoopThatRefusesItsTaskGivesTheBodyBackAndTheOthersAreStillAnswered() {
+        Loop home = new Loop();
+        Executor closed = task -> {
+            throw new java.util.concurrent.RejectedExecutionException("shut down");
+        };
+        Loop a = new Loop();
+        List<String> answered = new ArrayList<>();
+        LoopBatches<String> batches = new LoopBatches<>(home, (item, body) -> answered.add(item));
+        SharedBody body = SharedBody.utf8("#EXTM3U\n", "application/vnd.apple.mpegurl");
+        batches.add(closed, "gone");
+        batches.add(a, "a1");
+        batches.add(home, "h1");
+        batches.answerAll(body);
+        a.runAll();
+        assertThat(answered).containsExactly("h1", "a1");
+        body.release();
+        assertThat(body.refCnt())
+                .as("the refused task's reference was given back")
+                .isZero();
+    }
+
     private static List<String> expected(int remainder) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
