@@ -20,6 +20,12 @@ public interface BodyStream {
     /** Ends the body. */
     void end();
 
+    /**
+     * Writes {@code last} (taking ownership of it) and ends the body, with one write and flush:
+     * the last bytes and the end of a chunked body leave in one packet instead of two.
+     */
+    void end(ByteBuf last);
+
     /** Gives up: resets the HTTP/2 stream, or closes the HTTP/1.1 connection, so the client sees a cut body. */
     void abort();
 

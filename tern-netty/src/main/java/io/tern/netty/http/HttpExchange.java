@@ -10,6 +10,7 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -635,6 +636,28 @@ public final class HttpExchange {
             }
             over = true;
             finish(close, LastHttpContent.EMPTY_LAST_CONTENT);
+        }
+
+        @Override
+        public void end(ByteBuf last) {
+            if (!loop.inEventLoop()) {
+                loop.execute(() -> end(last));
+                return;
+            }
+            if (over || state != State.STREAMING) {
+                over = true;
+                last.release();
+                return;
+            }
+            over = true;
+            int bytes = last.readableBytes();
+            if (bytes == 0) {
+                last.release();
+                finish(close, LastHttpContent.EMPTY_LAST_CONTENT);
+                return;
+            }
+            service.counters().bodyBytes(bytes);
+            finish(close, new DefaultLastHttpContent(last));
         }
 
         @Override

@@ -102,6 +102,33 @@ class StreamAndUpgradeTest {
     }
 
     @Test
+    void theLastChunkAndTheEndOfABodyLeaveInOneFlush() {
+        start().get("/part");
+        http.rawOutput();
+        AtomicInteger flushes = new AtomicInteger();
+        http.server.pipeline().addFirst(new io.netty.channel.ChannelOutboundHandlerAdapter() {
+            @Override
+            public void flush(ChannelHandlerContext ctx) {
+                flushes.incrementAndGet();
+                ctx.flush();
+            }
+        });
+        BodyStream stream = streams.get(0);
+        stream.write(Unpooled.copiedBuffer("first", StandardCharsets.US_ASCII));
+        assertThat(flushes.get()).as("a chunk is flushed as it is written").isEqualTo(1);
+        stream.end(Unpooled.copiedBuffer("last", StandardCharsets.US_ASCII));
+        assertThat(flushes.get()).as("the last chunk and the end: one flush").isEqualTo(2);
+        assertThat(http.rawOutput()).isEqualTo("5\r\nfirst\r\n4\r\nlast\r\n0\r\n\r\n");
+        assertThat(stream.isOpen()).isFalse();
+        assertThat(http.service.counters().bodyBytes()).isEqualTo(9);
+
+        ByteBuf late = Unpooled.copiedBuffer("late", StandardCharsets.US_ASCII);
+        stream.end(late);
+        assertThat(late.refCnt()).as("an end after the end releases its bytes").isZero();
+        assertThat(http.rawOutput()).isEmpty();
+    }
+
+    @Test
     void aStreamWrittenFromAnotherThreadKeepsItsOrder() throws Exception {
         start().get("/part");
         http.rawOutput();

@@ -27,10 +27,11 @@ import java.util.concurrent.TimeUnit;
 public final class HlsRoutes {
     private HlsRoutes() {}
 
-    /** What a deferred request does once it is on its stream's loop. */
-    @FunctionalInterface
-    private interface OnStreamLoop {
-        void run(LiveStream stream);
+    /** What a request asks of its stream. */
+    private enum Work {
+        MULTIVARIANT,
+        MEDIA_PLAYLIST,
+        OBJECT
     }
 
     public static HttpRoutes build(StreamRegistry registry) {
@@ -48,11 +49,7 @@ public final class HlsRoutes {
                         notFound(exchange, "no stream " + StreamNames.APP + "/" + exchange.pathParam("name"));
                         return;
                     }
-                    if (onItsLoop(stream)) {
-                        stream.multivariant(exchange, false);
-                    } else {
-                        hop(exchange, stream, s -> s.multivariant(exchange, true));
-                    }
+                    serve(exchange, stream, Work.MULTIVARIANT, null, null);
                 })
                 .get("/" + StreamNames.APP + "/{name}/{instance}/{file}", Served.SEGMENT.label(), exchange -> {
                     String name = exchange.pathParam("name");
@@ -76,12 +73,7 @@ public final class HlsRoutes {
                                 query.contains("_HLS_msn")
                                         ? Served.BLOCKING_PLAYLIST.label()
                                         : Served.PLAYLIST.label());
-                        TrackType track = parsed.track();
-                        if (onItsLoop(stream)) {
-                            stream.mediaPlaylist(exchange, track, query, false);
-                        } else {
-                            hop(exchange, stream, s -> s.mediaPlaylist(exchange, track, query, true));
-                        }
+                        serve(exchange, stream, Work.MEDIA_PLAYLIST, parsed.track(), query);
                     } else {
                         exchange.kind(
                                 switch (parsed.kind()) {
@@ -89,28 +81,45 @@ public final class HlsRoutes {
                                     case PART -> Served.PART.label();
                                     default -> Served.SEGMENT.label();
                                 });
-                        if (onItsLoop(stream)) {
-                            stream.object(exchange, file, false);
-                        } else {
-                            hop(exchange, stream, s -> s.object(exchange, file, true));
-                        }
+                        serve(exchange, stream, Work.OBJECT, null, file);
                     }
                 })
                 .kinds(kinds);
     }
 
     /**
-     * Whether the request is on its stream's loop, where it is answered directly: tested before any
-     * lambda is made, so the common case allocates none per request.
+     * Answers on the stream's loop: directly when the request is already there (no allocation),
+     * otherwise held, then carried there as one task, the only object a hop makes (the handler
+     * must answer, hold or stream before it returns).
+     *
+     * @param track the media playlist's track ({@link Work#MEDIA_PLAYLIST})
+     * @param text the playlist's query ({@link Work#MEDIA_PLAYLIST}) or the object's file name
+     *     ({@link Work#OBJECT})
      */
-    private static boolean onItsLoop(LiveStream stream) {
-        return stream.eventLoop().inEventLoop();
+    private static void serve(HttpExchange exchange, LiveStream stream, Work work, TrackType track, String text) {
+        if (stream.eventLoop().inEventLoop()) {
+            run(exchange, stream, work, track, text, false);
+        } else if (exchange.defer(stream.holdTimeoutMs(), TimeUnit.MILLISECONDS, null)) {
+            stream.eventLoop().execute(new OnStreamLoop(exchange, stream, work, track, text));
+        }
     }
 
-    /** Holds the request, then hops to the stream's loop (the handler must answer, hold or stream before it returns). */
-    private static void hop(HttpExchange exchange, LiveStream stream, OnStreamLoop work) {
-        if (exchange.defer(stream.holdTimeoutMs(), TimeUnit.MILLISECONDS, null)) {
-            stream.eventLoop().execute(() -> work.run(stream));
+    /** {@code deferred}: the exchange was already deferred on its own loop before it hopped here. */
+    private static void run(
+            HttpExchange exchange, LiveStream stream, Work work, TrackType track, String text, boolean deferred) {
+        switch (work) {
+            case MULTIVARIANT -> stream.multivariant(exchange, deferred);
+            case MEDIA_PLAYLIST -> stream.mediaPlaylist(exchange, track, text, deferred);
+            case OBJECT -> stream.object(exchange, text, deferred);
+        }
+    }
+
+    /** A request carried to its stream's loop. */
+    private record OnStreamLoop(HttpExchange exchange, LiveStream stream, Work work, TrackType track, String text)
+            implements Runnable {
+        @Override
+        public void run() {
+            HlsRoutes.run(exchange, stream, work, track, text, true);
         }
     }
 

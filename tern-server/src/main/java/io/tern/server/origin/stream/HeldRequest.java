@@ -13,7 +13,7 @@ import io.tern.server.origin.metrics.OriginCounters.Served;
 final class HeldRequest {
     final HttpExchange exchange;
     final Served kind;
-    /** For playlists: how their answer may be cached. */
+    /** How its answer may be cached: playlists, and a part sent whole once complete. */
     final CacheControl cache;
     /** For a streamed part: its body, and how many chunks went out. */
     final BodyStream body;

@@ -73,6 +73,7 @@ public final class LiveStream implements StreamInput {
     private final CacheControl plainReloadCache;
     private final CacheControl blockingReloadCache;
     private final Runnable onTimer = this::onTimer;
+    private final LoopBatches<HeldRequest> releases;
     private LlHlsPackager packager;
     private StreamRecording recording;
     private AvcConfig video;
@@ -103,6 +104,7 @@ public final class LiveStream implements StreamInput {
         this.meter = new IngestMeter(startedNs);
         this.plainReloadCache = CacheControl.maxAgeBelow(Duration.ofMillis(settings.partTargetMs()));
         this.blockingReloadCache = CacheControl.maxAge(3L * ((settings.segmentTargetMs() + 999) / 1000));
+        this.releases = new LoopBatches<>(loop, LiveStream::answerReleased);
     }
 
     public String name() {
@@ -314,9 +316,10 @@ public final class LiveStream implements StreamInput {
                             .cache(CacheControl.immutable())
                             .stream();
             counters.served(Served.HINTED_PART, 0);
-            sent = writeChunks(body, part, 0);
+            sent = writeChunks(body, part, 0, false);
         }
-        hold(exchange, growing.ticket(), new HeldRequest(exchange, Served.HINTED_PART, null, body, sent), true);
+        CacheControl cache = body == null ? CacheControl.immutable() : null; // sent whole once complete
+        hold(exchange, growing.ticket(), new HeldRequest(exchange, Served.HINTED_PART, cache, body, sent), true);
     }
 
     /** Holds {@code exchange} under {@code ticket} until an event answers it. */
@@ -388,14 +391,25 @@ public final class LiveStream implements StreamInput {
         };
     }
 
-    /** Writes chunks {@code from..} of {@code part} to {@code body}, each the packager's array, uncopied. */
-    private int writeChunks(BodyStream body, MediaObject part, int from) {
+    /**
+     * Writes chunks {@code from..} of {@code part} to {@code body}, each the packager's array,
+     * uncopied; with {@code last} the final chunk also ends the body, in one write and flush (a
+     * flush is a send system call, and the part's end comes with every viewer's blocking reload).
+     */
+    private int writeChunks(BodyStream body, MediaObject part, int from, boolean last) {
         int n = part.chunkCount();
         long bytes = 0;
         for (int i = from; i < n; i++) {
             byte[] chunk = part.chunk(i);
             bytes += chunk.length;
-            body.write(Unpooled.wrappedBuffer(chunk));
+            if (last && i == n - 1) {
+                body.end(Unpooled.wrappedBuffer(chunk));
+            } else {
+                body.write(Unpooled.wrappedBuffer(chunk));
+            }
+        }
+        if (last && from >= n) {
+            body.end();
         }
         counters.servedBytes(Served.HINTED_PART, bytes);
         return n;
@@ -406,14 +420,7 @@ public final class LiveStream implements StreamInput {
     private void drain() {
         for (HlsEvent event; (event = packager.pollEvent()) != null; ) {
             switch (event) {
-                case HlsEvent.PlaylistReady ready -> {
-                    for (long ticket : ready.tickets()) {
-                        HeldRequest request = release(ticket);
-                        if (request != null) {
-                            sendPlaylist(request.exchange, ready.body(), request.kind, request.cache);
-                        }
-                    }
-                }
+                case HlsEvent.PlaylistReady ready -> releasePlaylists(ready);
                 case HlsEvent.RequestFailed failed -> {
                     for (long ticket : failed.tickets()) {
                         HeldRequest request = release(ticket);
@@ -447,23 +454,63 @@ public final class LiveStream implements StreamInput {
         armTimer();
     }
 
+    /**
+     * Answers every request one playlist version releases with its one shared body, grouped by
+     * the loop of each connection ({@link LoopBatches}).
+     */
+    private void releasePlaylists(HlsEvent.PlaylistReady ready) {
+        SharedBody shared = bodies.playlist(ready.body());
+        for (long ticket : ready.tickets()) {
+            HeldRequest request = release(ticket);
+            if (request != null) {
+                counters.served(request.kind, shared.length());
+                releases.add(request.exchange.eventLoop(), request);
+            }
+        }
+        releases.answerAll(shared);
+    }
+
+    /** On the exchange's loop: a released request's answer with its shared body, unless its client left. */
+    private static void answerReleased(HeldRequest request, SharedBody body) {
+        if (request.exchange.isOpen()) {
+            request.exchange.kind(request.kind.label()).respond(body, request.cache);
+        }
+    }
+
+    /**
+     * The growing part's new chunks to the requests streaming it; once it is complete, those
+     * waiting for it whole get its one shared body, grouped by loop as a playlist release is.
+     */
     private void partProgress(HlsEvent.PartProgress progress) {
         MediaObject part = progress.part();
+        SharedBody whole = null;
+        boolean wholeTried = false;
         for (long ticket : progress.tickets()) {
             HeldRequest request = held.get(ticket);
             if (request == null) {
                 continue;
             }
             if (request.body != null) {
-                request.chunksSent = writeChunks(request.body, part, request.chunksSent);
+                request.chunksSent = writeChunks(request.body, part, request.chunksSent, part.complete());
                 if (part.complete()) {
-                    request.body.end();
                     release(ticket);
                 }
             } else if (part.complete()) {
                 release(ticket);
-                sendObject(request.exchange, part, Served.HINTED_PART);
+                if (!wholeTried) {
+                    wholeTried = true;
+                    whole = bodies.media(part);
+                }
+                if (whole != null) {
+                    counters.served(Served.HINTED_PART, part.sizeBytes());
+                    releases.add(request.exchange.eventLoop(), request);
+                } else {
+                    sendObject(request.exchange, part, Served.HINTED_PART); // too big to share: each its own view
+                }
             }
+        }
+        if (whole != null) {
+            releases.answerAll(whole);
         }
     }
 

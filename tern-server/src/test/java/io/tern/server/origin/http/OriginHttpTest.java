@@ -3,6 +3,7 @@ package io.tern.server.origin.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.hls.testing.M3u8;
+import io.tern.netty.http.CacheControl;
 import io.tern.server.origin.http.EmbeddedOrigin.Client;
 import io.tern.server.origin.http.EmbeddedOrigin.Publisher;
 import io.tern.server.origin.http.EmbeddedOrigin.Response;
@@ -53,6 +54,56 @@ class OriginHttpTest {
                     .orElseThrow();
             assertThat(segment.parts.size()).as("the part waited for is listed").isGreaterThan(next);
             assertThat(origin.counters.heldNow()).isZero();
+        }
+    }
+
+    @Test
+    void everyViewerWaitingForAPartIsReleasedByTheSameInputWithOneBodyPerVariant() throws Exception {
+        try (EmbeddedOrigin origin = new EmbeddedOrigin()) {
+            Publisher cam = origin.publish("cam1").feedMs(30_000);
+            M3u8 now = playlist(origin.connect(), cam.path("video.m3u8"));
+            M3u8.Seg open = now.segments.get(now.segments.size() - 1);
+            String wait = "video.m3u8?_HLS_msn=" + open.msn + "&_HLS_part=" + open.parts.size();
+            List<Client> full = new java.util.ArrayList<>();
+            List<Client> delta = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) { // each client is its own event loop: a release spans loops
+                full.add(origin.connect().get(cam.path(wait)));
+                delta.add(origin.connect().get(cam.path(wait + "&_HLS_skip=YES")));
+            }
+            assertThat(origin.counters.heldNow()).isEqualTo(12);
+
+            for (int step = 0; step < 50 && full.get(0).last() == null; step++) {
+                cam.feedMs(10);
+            }
+            assertThat(full.get(0).last())
+                    .as("released once the part is listed")
+                    .isNotNull();
+            assertThat(origin.counters.heldNow())
+                    .as("the input that listed the part released every waiter")
+                    .isZero();
+            byte[] fullBody = full.get(0).last().bytes();
+            byte[] deltaBody = delta.get(0).last().bytes();
+            for (int i = 0; i < 6; i++) {
+                Response f = full.get(i).last();
+                Response d = delta.get(i).last();
+                assertThat(f.complete && d.complete)
+                        .as("answered whole by the same input")
+                        .isTrue();
+                assertThat(f.status()).isEqualTo(200);
+                assertThat(d.status()).isEqualTo(200);
+                assertThat(f.bytes()).as("one body for every full reload").isEqualTo(fullBody);
+                assertThat(d.bytes()).as("one body for every delta reload").isEqualTo(deltaBody);
+            }
+            String deltaText = delta.get(0).last().text();
+            assertThat(deltaText)
+                    .as("the delta update skips segments (§6.2.5.1)")
+                    .contains("#EXT-X-SKIP:");
+            assertThat(full.get(0).last().text()).doesNotContain("#EXT-X-SKIP");
+            M3u8.Seg waited = M3u8.parse(full.get(0).last().text()).segments.stream()
+                    .filter(s -> s.msn == open.msn)
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(waited.parts.size()).as("the awaited part is listed").isGreaterThan(open.parts.size());
         }
     }
 
@@ -156,15 +207,35 @@ class OriginHttpTest {
                     .get(0)
                     .get("URI");
             Client viewer = origin.connect().get(cam.path(hint));
+            List<Client> others = List.of(
+                    origin.connect().get(cam.path(hint)),
+                    origin.connect().get(cam.path(hint)),
+                    origin.connect().get(cam.path(hint)));
             cam.feedMs(40);
             assertThat(viewer.last())
                     .as("nothing before the part is complete (§6.2.6)")
                     .isNull();
-            cam.feedMs(300);
+            for (int step = 0; step < 40 && viewer.last() == null; step++) {
+                cam.feedMs(10);
+            }
             Response whole = viewer.last();
             assertThat(whole.status()).isEqualTo(200);
             assertThat(whole.complete).isTrue();
             assertThat(whole.header("Content-Length")).isEqualTo(Integer.toString(whole.bytes().length));
+            assertThat(whole.header("Cache-Control"))
+                    .isEqualTo(CacheControl.immutable().value().toString());
+            for (Client other : others) {
+                Response r = other.last();
+                assertThat(r)
+                        .as("every waiter answered by the input that completed the part")
+                        .isNotNull();
+                assertThat(r.complete).isTrue();
+                assertThat(r.bytes()).isEqualTo(whole.bytes());
+            }
+            assertThat(origin.counters.heldNow()).isZero();
+            assertThat(origin.budget.usedBytes())
+                    .as("one shared copy of the part for all its waiters")
+                    .isEqualTo(whole.bytes().length);
             assertThat(whole.bytes())
                     .isEqualTo(origin.connect().get(cam.path(hint)).last().bytes());
         }
