@@ -44,6 +44,8 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
     private io.netty.channel.ChannelFutureListener onClose;
 
     private EventLoopFlush.Slot partnerSlot;
+    /** Written since {@link StreamConnections#flushWritten} last ran. */
+    boolean written;
 
     StreamConnection(
             StreamConnections owner,
@@ -277,6 +279,14 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
         if (!owner.forwardToPeer(this, partnerSlot, bytes)) {
             channel.config().setAutoRead(false);
         }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (partner == null && !closing) {
+            host.onStreamReadDone();
+        }
+        ctx.fireChannelReadComplete();
     }
 
     @Override

@@ -180,4 +180,40 @@ class StreamConnectionTest {
             second.release();
         }
     }
+
+    @Test
+    void theEndOfEachReadIsReportedOnceWhateverItHeld() {
+        byte[] a = StreamBytes.channelData(5, 1);
+        byte[] b = StreamBytes.channelData(7, 2);
+        receive(StreamBytes.concat(a, b));
+        assertThat(host.readsDone).isEqualTo(1);
+        receive(Arrays.copyOfRange(a, 0, 3));
+        assertThat(host.readsDone).isEqualTo(2);
+    }
+
+    @Test
+    void flushWrittenFlushesAtOnceAndTheEndOfTheTurnDoesNotFlushAgain() {
+        int[] flushes = {0};
+        channel.pipeline().addFirst(new io.netty.channel.ChannelOutboundHandlerAdapter() {
+            @Override
+            public void flush(io.netty.channel.ChannelHandlerContext ctx) {
+                flushes[0]++;
+                ctx.flush();
+            }
+        });
+        org.agrona.concurrent.UnsafeBuffer out = new org.agrona.concurrent.UnsafeBuffer(new byte[64]);
+        byte[] data = {0x40, 0x01, 0, 4, 1, 2, 3, 4};
+        out.putBytes(0, data);
+        // One message: the embedded channel runs queued tasks (the end-of-turn flush) on its next write.
+        connections.send(connection.connectionId(), out, 0, data.length);
+        assertThat(flushes[0]).as("held for the end of the turn").isZero();
+        connections.flushWritten();
+        assertThat(flushes[0]).isEqualTo(1);
+        channel.runPendingTasks();
+        connections.flushWritten();
+        assertThat(flushes[0]).as("nothing new: no second flush").isEqualTo(1);
+        ByteBuf sent = channel.readOutbound();
+        assertThat(io.netty.buffer.ByteBufUtil.getBytes(sent)).containsExactly(data);
+        sent.release();
+    }
 }
