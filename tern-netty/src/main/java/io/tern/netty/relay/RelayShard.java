@@ -297,7 +297,7 @@ final class RelayShard implements StreamHost, UdpInput {
     }
 
     /**
-     * A relay socket's read is done: what it made for TCP and TLS clients leaves now, so that the
+     * A relay socket's read is done: what it made for TCP clients leaves now (TLS clients: see StreamConnection), so that the
      * client (often the load on the machine's other core) has it while this thread reads its
      * other sockets. Each such client is fed by this socket alone, so it is not written again in
      * this turn and still gets one write.
@@ -307,7 +307,7 @@ final class RelayShard implements StreamHost, UdpInput {
         streams.flushWritten();
     }
 
-    /** A TCP or TLS client's read is done: its datagrams for its relay socket leave now, likewise. */
+    /** A TCP client's read is done (TLS keeps the end-of-turn flush): its datagrams for its relay socket leave now, likewise. */
     @Override
     public void onStreamReadDone() {
         udp.flushQueued();

@@ -21,7 +21,7 @@ interface UdpInput {
 
     /**
      * One read of relay socket {@code relayId} is done: every datagram it returned was delivered.
-     * A relay socket serves one allocation, so what those datagrams made for a TCP or TLS client
+     * A relay socket serves one allocation, so what those datagrams made for a TCP client
      * is all it gets from this socket in this turn, and may leave now.
      */
     void onRelayReadDone(int relayId);

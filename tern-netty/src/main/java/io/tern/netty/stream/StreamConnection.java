@@ -283,7 +283,9 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (partner == null && !closing) {
+        // TCP only: on TLS the early flush measured 0.84x the end-of-turn flush's packets/s
+        // (16 clients, bench/results/2026-12-02-levers-tcp.md), so TLS keeps the turn's flush.
+        if (partner == null && !closing && protocol == TransportProtocol.TCP) {
             host.onStreamReadDone();
         }
         ctx.fireChannelReadComplete();

@@ -42,7 +42,7 @@ public final class StreamConnections {
     private final StreamCounters counters;
     private final Long2ObjectHashMap<StreamConnection> connections = new Long2ObjectHashMap<>();
     private final List<StreamConnection> expired = new ArrayList<>();
-    /** Connections written since {@link #flushWritten} last ran. */
+    /** TCP connections written since {@link #flushWritten} last ran (TLS ones wait for the end of the turn). */
     private final List<StreamConnection> written = new ArrayList<>();
 
     private final UnsafeBuffer copyView = new UnsafeBuffer(0, 0);
@@ -281,7 +281,7 @@ public final class StreamConnections {
         }
         out.writerIndex(wireBytes);
         flush.write(connection.flushSlot(), out);
-        if (!connection.written) {
+        if (!connection.written && connection.protocol() == TransportProtocol.TCP) {
             connection.written = true;
             written.add(connection);
         }

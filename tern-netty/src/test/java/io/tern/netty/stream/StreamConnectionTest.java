@@ -216,4 +216,29 @@ class StreamConnectionTest {
         assertThat(io.netty.buffer.ByteBufUtil.getBytes(sent)).containsExactly(data);
         sent.release();
     }
+
+    @Test
+    void aTlsConnectionKeepsTheEndOfTurnFlush() {
+        EmbeddedChannel tls = new EmbeddedChannel();
+        StreamConnection tlsConnection =
+                connections.register(tls, 4, new InetSocketAddress("127.0.0.1", 5001), TransportProtocol.TLS);
+        tls.pipeline().addLast(tlsConnection);
+        try {
+            ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+            buf.writeBytes(StreamBytes.channelData(5, 1));
+            tls.writeInbound(buf);
+            assertThat(host.readsDone)
+                    .as("no early flush of the relay socket for TLS")
+                    .isZero();
+            org.agrona.concurrent.UnsafeBuffer out = new org.agrona.concurrent.UnsafeBuffer(new byte[8]);
+            out.putBytes(0, new byte[] {0x40, 0x01, 0, 4, 1, 2, 3, 4});
+            connections.send(tlsConnection.connectionId(), out, 0, 8);
+            connections.flushWritten();
+            assertThat(tls.unsafe().outboundBuffer().totalPendingWriteBytes())
+                    .as("still queued for the end of the turn")
+                    .isPositive();
+        } finally {
+            tls.finishAndReleaseAll();
+        }
+    }
 }
