@@ -91,6 +91,9 @@ public class UdpSocketsBenchmark {
                 int length) {}
 
         @Override
+        public void onRelayReadDone(int relayId) {}
+
+        @Override
         public void drop(DropReason reason) {
             dropped.incrementAndGet();
         }

@@ -17,6 +17,7 @@ import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TurnEngine;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import org.agrona.DirectBuffer;
@@ -42,6 +43,9 @@ final class NettyUdpSockets implements UdpSockets {
 
     private final EventLoop loop;
     private final EventLoopFlush flush;
+    /** Relay sockets written since {@link #flushQueued} last ran. */
+    private final ArrayList<UdpRelay> written = new ArrayList<>();
+
     private final UdpSocketSettings settings;
     private final UdpInput input;
     private final Int2ObjectHashMap<Slot> listeners = new Int2ObjectHashMap<>();
@@ -160,7 +164,21 @@ final class NettyUdpSockets implements UdpSockets {
                     length,
                     inPlace,
                     DropReason.PEER_BACKPRESSURE);
+            if (!relay.written) {
+                relay.written = true;
+                written.add(relay);
+            }
         }
+    }
+
+    @Override
+    public void flushQueued() {
+        for (int i = 0; i < written.size(); i++) {
+            UdpRelay relay = written.get(i);
+            relay.written = false;
+            EventLoopFlush.flush(relay.slot);
+        }
+        written.clear();
     }
 
     @Override
@@ -173,6 +191,7 @@ final class NettyUdpSockets implements UdpSockets {
         }
         listeners.clear();
         relays.clear();
+        written.clear();
     }
 
     private void send(
@@ -307,6 +326,11 @@ final class NettyUdpSockets implements UdpSockets {
                     copy.release();
                 }
             }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            input.onRelayReadDone(relayId);
         }
 
         @Override

@@ -296,6 +296,23 @@ final class RelayShard implements StreamHost, UdpInput {
         }
     }
 
+    /**
+     * A relay socket's read is done: what it made for TCP clients leaves now (TLS clients: see StreamConnection), so that the
+     * client (often the load on the machine's other core) has it while this thread reads its
+     * other sockets. Each such client is fed by this socket alone, so it is not written again in
+     * this turn and still gets one write.
+     */
+    @Override
+    public void onRelayReadDone(int relayId) {
+        streams.flushWritten();
+    }
+
+    /** A TCP client's read is done (TLS keeps the end-of-turn flush): its datagrams for its relay socket leave now, likewise. */
+    @Override
+    public void onStreamReadDone() {
+        udp.flushQueued();
+    }
+
     @Override
     public void drop(DropReason reason) {
         engine.counters().drop(reason);

@@ -19,6 +19,13 @@ interface UdpInput {
     void onPeerDatagram(
             int relayId, TransportAddress sender, ByteBuf inbound, MutableDirectBuffer data, int offset, int length);
 
+    /**
+     * One read of relay socket {@code relayId} is done: every datagram it returned was delivered.
+     * A relay socket serves one allocation, so what those datagrams made for a TCP client
+     * is all it gets from this socket in this turn, and may leave now.
+     */
+    void onRelayReadDone(int relayId);
+
     /** A datagram not delivered (oversized, or a full socket on send), counted as the engine's drops are. */
     void drop(DropReason reason);
 }

@@ -15,6 +15,8 @@ final class UdpRelay {
     final Slot slot;
     /** The same file descriptor, for the one write Netty will not make; never closed through here. */
     private Socket raw;
+    /** Queued to since the last {@link UdpSockets#flushQueued}. */
+    boolean written;
 
     UdpRelay(Slot slot) {
         this.slot = slot;

@@ -44,6 +44,8 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
     private io.netty.channel.ChannelFutureListener onClose;
 
     private EventLoopFlush.Slot partnerSlot;
+    /** Written since {@link StreamConnections#flushWritten} last ran. */
+    boolean written;
 
     StreamConnection(
             StreamConnections owner,
@@ -277,6 +279,16 @@ final class StreamConnection extends ChannelInboundHandlerAdapter {
         if (!owner.forwardToPeer(this, partnerSlot, bytes)) {
             channel.config().setAutoRead(false);
         }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        // TCP only: on TLS the early flush measured 0.84x the end-of-turn flush's packets/s
+        // (16 clients, bench/results/2026-12-02-levers-tcp.md), so TLS keeps the turn's flush.
+        if (partner == null && !closing && protocol == TransportProtocol.TCP) {
+            host.onStreamReadDone();
+        }
+        ctx.fireChannelReadComplete();
     }
 
     @Override

@@ -42,6 +42,9 @@ public final class StreamConnections {
     private final StreamCounters counters;
     private final Long2ObjectHashMap<StreamConnection> connections = new Long2ObjectHashMap<>();
     private final List<StreamConnection> expired = new ArrayList<>();
+    /** TCP connections written since {@link #flushWritten} last ran (TLS ones wait for the end of the turn). */
+    private final List<StreamConnection> written = new ArrayList<>();
+
     private final UnsafeBuffer copyView = new UnsafeBuffer(0, 0);
     private final long sweepPeriodNs;
     private long nextSweepNs;
@@ -273,9 +276,30 @@ public final class StreamConnections {
         ByteBuf out = channel.alloc().directBuffer(wireBytes);
         copyView.wrap(out.memoryAddress(), out.capacity());
         copyView.putBytes(0, buffer, offset, length);
-        copyView.setMemory(length, wireBytes - length, (byte) 0);
+        if (wireBytes > length) {
+            copyView.setMemory(length, wireBytes - length, (byte) 0);
+        }
         out.writerIndex(wireBytes);
         flush.write(connection.flushSlot(), out);
+        if (!connection.written && connection.protocol() == TransportProtocol.TCP) {
+            connection.written = true;
+            written.add(connection);
+        }
+    }
+
+    /**
+     * Flushes the connections written since the last call now rather than at the end of the turn:
+     * called when a relay socket's read is done, whose datagrams go to one client connection only,
+     * so that the client has them while this thread reads its other sockets; the connection is not
+     * written again in this turn, so its messages still leave in one system call.
+     */
+    public void flushWritten() {
+        for (int i = 0; i < written.size(); i++) {
+            StreamConnection connection = written.get(i);
+            connection.written = false;
+            EventLoopFlush.flush(connection.flushSlot());
+        }
+        written.clear();
     }
 
     /** When {@link #onTimer} should next run: the next sweep while there are connections. */

@@ -18,6 +18,12 @@ public interface StreamHost {
     void onStreamMessage(
             int listenerId, long connectionId, TransportAddress client, ByteBuf buffer, int index, int length);
 
+    /**
+     * A read of the connection is done: every message in it was handed over. What they made for
+     * the allocation's relay socket, which only this connection feeds, may leave now.
+     */
+    void onStreamReadDone();
+
     /** The connection closed: its allocation, if any, goes (RFC 8656 §3.1). */
     void onStreamClosed(int listenerId, long connectionId, TransportAddress client);
 

@@ -205,6 +205,11 @@ final class FfmUdpSockets implements UdpSockets {
         }
     }
 
+    @Override
+    public void flushQueued() {
+        flush();
+    }
+
     /** Sends everything queued: one sendmmsg per socket, in the order each socket's datagrams were queued. */
     void flush() {
         flushScheduled = false;
@@ -280,6 +285,9 @@ final class FfmUdpSockets implements UdpSockets {
             }
             // The kernel wrote the name length, flags and length of the entries it filled.
             received.prepareReceive(i, TurnEngine.PEER_PACKET_HEADROOM);
+        }
+        if (n > 0 && !socket.listener && !socket.closed) {
+            input.onRelayReadDone(socket.id);
         }
     }
 

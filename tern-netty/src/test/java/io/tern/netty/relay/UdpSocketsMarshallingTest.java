@@ -87,6 +87,11 @@ class UdpSocketsMarshallingTest {
         }
 
         @Override
+        public void onRelayReadDone(int relayId) {
+            received.add(new Object[] {"relay read done", relayId});
+        }
+
+        @Override
         public void drop(DropReason reason) {
             drops.add(reason);
         }
@@ -251,6 +256,26 @@ class UdpSocketsMarshallingTest {
             assertThat(got[1]).isEqualTo(relayId);
             assertThat((byte[]) got[3]).isEqualTo(payload);
             assertThat((int) got[4]).isGreaterThanOrEqualTo(TurnEngine.PEER_PACKET_HEADROOM);
+            Object[] done = s.received.poll(WAIT_MS, TimeUnit.MILLISECONDS);
+            assertThat(done)
+                    .as("the end of the relay socket's read is reported")
+                    .isNotNull();
+            assertThat(done[0]).isEqualTo("relay read done");
+            assertThat(done[1]).isEqualTo(relayId);
+
+            // flushQueued sends within the running task, before the end-of-turn flush would run:
+            // the peer receives while the loop is still inside the task.
+            byte[] early = new byte[160];
+            Arrays.fill(early, (byte) 5);
+            TransportAddress peerAddress = TransportAddress.of((InetSocketAddress) peer.getLocalSocketAddress());
+            int receivedInTask = onLoop(() -> {
+                s.sockets.sendToPeer(relayId, peerAddress, new UnsafeBuffer(early), 0, early.length, null);
+                s.sockets.flushQueued();
+                DatagramPacket inTask = new DatagramPacket(new byte[2048], 2048);
+                peer.receive(inTask);
+                return inTask.getLength();
+            });
+            assertThat(receivedInTask).isEqualTo(early.length);
 
             // A datagram from a TCP client may be longer than a send slot: it goes out alone, whole.
             byte[] large = new byte[9000];

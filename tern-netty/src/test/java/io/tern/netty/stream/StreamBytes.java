@@ -59,7 +59,13 @@ final class StreamBytes {
     static final class RecordingHost implements StreamHost {
         final List<byte[]> messages = new ArrayList<>();
         int closed;
+        int readsDone;
         boolean allocation;
+
+        @Override
+        public void onStreamReadDone() {
+            readsDone++;
+        }
 
         @Override
         public void onStreamMessage(

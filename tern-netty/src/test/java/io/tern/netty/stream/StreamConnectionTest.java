@@ -180,4 +180,65 @@ class StreamConnectionTest {
             second.release();
         }
     }
+
+    @Test
+    void theEndOfEachReadIsReportedOnceWhateverItHeld() {
+        byte[] a = StreamBytes.channelData(5, 1);
+        byte[] b = StreamBytes.channelData(7, 2);
+        receive(StreamBytes.concat(a, b));
+        assertThat(host.readsDone).isEqualTo(1);
+        receive(Arrays.copyOfRange(a, 0, 3));
+        assertThat(host.readsDone).isEqualTo(2);
+    }
+
+    @Test
+    void flushWrittenFlushesAtOnceAndTheEndOfTheTurnDoesNotFlushAgain() {
+        int[] flushes = {0};
+        channel.pipeline().addFirst(new io.netty.channel.ChannelOutboundHandlerAdapter() {
+            @Override
+            public void flush(io.netty.channel.ChannelHandlerContext ctx) {
+                flushes[0]++;
+                ctx.flush();
+            }
+        });
+        org.agrona.concurrent.UnsafeBuffer out = new org.agrona.concurrent.UnsafeBuffer(new byte[64]);
+        byte[] data = {0x40, 0x01, 0, 4, 1, 2, 3, 4};
+        out.putBytes(0, data);
+        // One message: the embedded channel runs queued tasks (the end-of-turn flush) on its next write.
+        connections.send(connection.connectionId(), out, 0, data.length);
+        assertThat(flushes[0]).as("held for the end of the turn").isZero();
+        connections.flushWritten();
+        assertThat(flushes[0]).isEqualTo(1);
+        channel.runPendingTasks();
+        connections.flushWritten();
+        assertThat(flushes[0]).as("nothing new: no second flush").isEqualTo(1);
+        ByteBuf sent = channel.readOutbound();
+        assertThat(io.netty.buffer.ByteBufUtil.getBytes(sent)).containsExactly(data);
+        sent.release();
+    }
+
+    @Test
+    void aTlsConnectionKeepsTheEndOfTurnFlush() {
+        EmbeddedChannel tls = new EmbeddedChannel();
+        StreamConnection tlsConnection =
+                connections.register(tls, 4, new InetSocketAddress("127.0.0.1", 5001), TransportProtocol.TLS);
+        tls.pipeline().addLast(tlsConnection);
+        try {
+            ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+            buf.writeBytes(StreamBytes.channelData(5, 1));
+            tls.writeInbound(buf);
+            assertThat(host.readsDone)
+                    .as("no early flush of the relay socket for TLS")
+                    .isZero();
+            org.agrona.concurrent.UnsafeBuffer out = new org.agrona.concurrent.UnsafeBuffer(new byte[8]);
+            out.putBytes(0, new byte[] {0x40, 0x01, 0, 4, 1, 2, 3, 4});
+            connections.send(tlsConnection.connectionId(), out, 0, 8);
+            connections.flushWritten();
+            assertThat(tls.unsafe().outboundBuffer().totalPendingWriteBytes())
+                    .as("still queued for the end of the turn")
+                    .isPositive();
+        } finally {
+            tls.finishAndReleaseAll();
+        }
+    }
 }
