@@ -82,9 +82,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OriginServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("tern.origin");
-    /** Shared response bodies of all streams together, in direct memory. */
+    /** The media chunks of all streams together, in direct memory (past it, chunks stay on the heap). */
     static final long DIRECT_BUDGET_BYTES = 192L << 20;
-    /** Shared response bodies of one stream. */
+    /** The media bytes one stream's shared bodies may pin (views of its chunks, not copies). */
     static final long STREAM_CACHE_BYTES = 48L << 20;
 
     private final OriginConfig config;

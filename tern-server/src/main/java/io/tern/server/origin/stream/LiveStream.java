@@ -1,6 +1,6 @@
 package io.tern.server.origin.stream;
 
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -45,8 +45,9 @@ import org.agrona.collections.Long2ObjectHashMap;
  * {@code PartProgress}, chunks go to the recording, and the packager's timer is re-armed from
  * {@code nextDeadlineNs()}.
  *
- * <p>Every media byte served is the packager's: complete objects from one shared direct copy
- * ({@link BodyCache}), the growing part's chunks wrapped without a copy.
+ * <p>Every media byte served is the packager's, kept once off the heap ({@link DirectChunkStore}):
+ * complete objects from one shared body of views of it ({@link BodyCache}), the growing part's
+ * chunks as views.
  */
 public final class LiveStream implements StreamInput {
     private static final System.Logger LOG = System.getLogger("tern.origin");
@@ -99,7 +100,7 @@ public final class LiveStream implements StreamInput {
         this.counters = context.counters();
         this.startedEpochMs = context.wallClock().millis();
         this.startedNs = now();
-        this.bodies = new BodyCache(context.directBudget(), context.streamCacheBytes(), this::stillServed);
+        this.bodies = new BodyCache(context.streamCacheBytes(), this::stillServed);
         this.meter = new IngestMeter(startedNs);
         this.plainReloadCache = CacheControl.maxAgeBelow(Duration.ofMillis(settings.partTargetMs()));
         this.blockingReloadCache = CacheControl.maxAge(3L * ((settings.segmentTargetMs() + 999) / 1000));
@@ -219,7 +220,10 @@ public final class LiveStream implements StreamInput {
 
     private void start(StreamLayout layout) {
         packager = new LlHlsPackager(
-                settings.packagerConfig(instanceId, context.maxHeldRequests()), layout, context.wallClock()::millis);
+                settings.packagerConfig(instanceId, context.maxHeldRequests()),
+                layout,
+                context.wallClock()::millis,
+                new DirectChunkStore(context.directBudget(), ByteBufAllocator.DEFAULT));
         if (context.writer() != null && settings.record()) {
             recording = new StreamRecording(name, layout, context.rotateMs(), context.writer());
         }
@@ -393,9 +397,8 @@ public final class LiveStream implements StreamInput {
         int n = part.chunkCount();
         long bytes = 0;
         for (int i = from; i < n; i++) {
-            byte[] chunk = part.chunk(i);
-            bytes += chunk.length;
-            body.write(Unpooled.wrappedBuffer(chunk));
+            bytes += part.chunk(i).length();
+            body.write(DirectChunkStore.view(part.chunk(i)));
         }
         counters.servedBytes(Served.HINTED_PART, bytes);
         return n;
@@ -598,5 +601,10 @@ public final class LiveStream implements StreamInput {
             }
         }
         bodies.clear();
+        if (packager != null) {
+            packager.close(now());
+            packager = null; // requests still queued on the loop find no media
+        }
+        ended = true;
     }
 }
