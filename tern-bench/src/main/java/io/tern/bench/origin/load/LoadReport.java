@@ -49,6 +49,8 @@ final class LoadReport {
         long errors = s.totalErrors();
         double hz = ProcStats.CLOCK_TICKS_PER_SECOND;
         double serverCpu = (in.b().serverTicks() - in.a().serverTicks()) / hz;
+        double serverJitCpu = (in.b().serverJitTicks() - in.a().serverJitTicks()) / hz;
+        double serverVmThreadCpu = (in.b().serverVmThreadTicks() - in.a().serverVmThreadTicks()) / hz;
         double generatorCpu = (in.b().generatorTicks() - in.a().generatorTicks()) / hz;
         double loopCpu = (in.b().loopTicks() - in.a().loopTicks()) / hz;
         double publisherCpu = (in.b().publisherTicks() - in.a().publisherTicks()) / hz;
@@ -122,6 +124,11 @@ final class LoadReport {
         r.put(Fields.SERVER_PEAK_CPU_PERCENT, round(in.sampler().peakCpuPercent(), 1));
         r.put(Fields.SERVER_CPU_US_PER_REQUEST, round(serverUsPerRequest, 2));
         r.put(Fields.SERVER_CPU_US_PER_VIEWER_SECOND, round(serverCpu * 1e6 / c.viewers() / seconds, 2));
+        r.put(Fields.SERVER_JIT_CPU_SECONDS, round(serverJitCpu, 3));
+        r.put(Fields.SERVER_VM_THREAD_CPU_SECONDS, round(serverVmThreadCpu, 3));
+        r.put(
+                Fields.SERVER_CPU_US_PER_REQUEST_WITHOUT_JIT,
+                round(requests == 0 ? Double.NaN : (serverCpu - serverJitCpu) * 1e6 / requests, 2));
         r.put(Fields.SERVER_RSS_PEAK_BYTES, in.sampler().peakRssBytes());
         r.put(Fields.SERVER_RSS_MEAN_BYTES, in.sampler().meanRssBytes());
         r.put(Fields.SERVER_PSS_BYTES, in.pssBytes());

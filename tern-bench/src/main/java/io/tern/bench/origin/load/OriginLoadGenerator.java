@@ -39,6 +39,14 @@ public final class OriginLoadGenerator {
 
     /** Name prefix of the event loop threads, for their CPU in /proc/self/task (15 characters at most). */
     static final String LOOP_THREAD = "viewer-loop";
+    /**
+     * A JVM server's JIT compiler threads (/proc truncates names to 15 characters): their CPU in
+     * the window is compilation still under way, a start-up cost that a low request rate spreads
+     * over minutes.
+     */
+    static final String[] JIT_THREADS = {"C2 CompilerThre", "C1 CompilerThre"};
+    /** The JVM's VM thread, which runs SerialGC's collections and other safepoint operations. */
+    static final String VM_THREAD = "VM Thread";
 
     private final OriginLoadConfig config;
 
@@ -178,6 +186,8 @@ public final class OriginLoadGenerator {
     record Snapshot(
             long nowNs,
             long serverTicks,
+            long serverJitTicks,
+            long serverVmThreadTicks,
             long generatorTicks,
             long loopTicks,
             long loopAllocatedBytes,
@@ -195,6 +205,8 @@ public final class OriginLoadGenerator {
             return new Snapshot(
                     System.nanoTime(),
                     server.cpuTicks(),
+                    server.threadTicks(JIT_THREADS),
+                    server.threadTicks(VM_THREAD),
                     ProcStats.cpuTicks(self),
                     ProcessTree.threadTicks(self, LOOP_THREAD),
                     allocations.bytes(),

@@ -51,6 +51,20 @@ public final class ProcessTree {
         return n;
     }
 
+    /**
+     * utime + stime, in clock ticks, of the threads of every member whose name starts with one of
+     * {@code prefixes} (a JVM's compiler threads, say: nginx has none, so its figure is 0).
+     */
+    public long threadTicks(String... prefixes) {
+        long n = 0;
+        for (long pid : pids()) {
+            for (String prefix : prefixes) {
+                n += Math.max(0, threadTicks(pid, prefix));
+            }
+        }
+        return n;
+    }
+
     /** utime + stime, in clock ticks, of the threads of {@code pid} whose name starts with {@code prefix}. */
     public static long threadTicks(long pid, String prefix) {
         Path tasks = Path.of("/proc", Long.toString(pid), "task");

@@ -31,6 +31,9 @@ public final class Fields {
     public static final String SERVER_PEAK_CPU_PERCENT = "server_peak_cpu_percent";
     public static final String SERVER_CPU_US_PER_REQUEST = "server_cpu_us_per_request";
     public static final String SERVER_CPU_US_PER_VIEWER_SECOND = "server_cpu_us_per_viewer_second";
+    public static final String SERVER_JIT_CPU_SECONDS = "server_jit_cpu_seconds";
+    public static final String SERVER_VM_THREAD_CPU_SECONDS = "server_vm_thread_cpu_seconds";
+    public static final String SERVER_CPU_US_PER_REQUEST_WITHOUT_JIT = "server_cpu_us_per_request_without_jit";
     public static final String SERVER_RSS_PEAK_BYTES = "server_rss_peak_bytes";
     public static final String SERVER_RSS_MEAN_BYTES = "server_rss_mean_bytes";
     public static final String SERVER_PSS_BYTES = "server_pss_bytes";

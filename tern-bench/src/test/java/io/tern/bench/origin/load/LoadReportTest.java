@@ -38,11 +38,12 @@ class LoadReportTest {
         s.failed(RequestKind.SEGMENT, Failure.HTTP_5XX, S);
         OriginLoadConfig c =
                 new OriginLoadConfig(8080, "/hls/s.m3u8", ViewerMode.CLASSIC, 10, 1, 1, 10, true, 1, 1000, 65536, 0, 0);
-        // 10 s: the server used 0.5 s of CPU, the generator 0.2 s, the publisher 3 s.
+        // 10 s: the server used 0.5 s of CPU (0.3 s of it in its JIT compiler threads, 0.02 s in its
+        // VM thread), the generator 0.2 s, the publisher 3 s.
         OriginLoadGenerator.Snapshot a =
-                new OriginLoadGenerator.Snapshot(0, 100, 1000, 500, 0, 0, new MachineCpu(0, 0));
+                new OriginLoadGenerator.Snapshot(0, 100, 10, 2, 1000, 500, 0, 0, new MachineCpu(0, 0));
         OriginLoadGenerator.Snapshot b =
-                new OriginLoadGenerator.Snapshot(10 * S, 150, 1020, 515, 64_000, 300, new MachineCpu(500, 2000));
+                new OriginLoadGenerator.Snapshot(10 * S, 150, 40, 4, 1020, 515, 64_000, 300, new MachineCpu(500, 2000));
         ResourceSampler sampler = new ResourceSampler(new ProcessTree(0), 0, 10 * S).start();
         sampler.close();
         RunRecord r = LoadReport.build(
@@ -55,6 +56,11 @@ class LoadReportTest {
         assertThat(r.number(Fields.SERVER_CPU_US_PER_VIEWER_SECOND))
                 .as("0.5 s / 10 viewers / 10 s")
                 .isEqualTo(5000);
+        assertThat(r.number(Fields.SERVER_JIT_CPU_SECONDS)).isEqualTo(0.3);
+        assertThat(r.number(Fields.SERVER_VM_THREAD_CPU_SECONDS)).isEqualTo(0.02);
+        assertThat(r.number(Fields.SERVER_CPU_US_PER_REQUEST_WITHOUT_JIT))
+                .as("(0.5 - 0.3) s / 1000 requests")
+                .isEqualTo(200);
         assertThat(r.number(Fields.GENERATOR_CPU_US_PER_REQUEST)).isEqualTo(200);
         assertThat(r.number("generator_loop_cpu_us_per_request")).isEqualTo(150);
         assertThat(r.number("generator_loop_bytes_allocated_per_request")).isEqualTo(64);

@@ -42,4 +42,38 @@ class ProcParsersTest {
         assertThat(a.busyFractionSince(a)).isNaN();
         assertThatThrownBy(() -> MachineCpu.parse("intr 1 2 3\n")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void threadTicksCountOnlyTheNamedThreadsOfTheTree() throws Exception {
+        ProcessTree self = new ProcessTree(ProcessHandle.current().pid());
+        assertThat(self.threadTicks("cpu-probe")).as("no such thread yet").isZero();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread busy = new Thread(
+                () -> {
+                    long x = 0;
+                    while (!stop.get()) {
+                        x += x * 31 + 7;
+                    }
+                    if (x == 42) {
+                        System.out.println(x);
+                    }
+                },
+                "cpu-probe-1");
+        busy.start();
+        try {
+            long ticks = 0;
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (ticks < 5 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+                ticks = self.threadTicks("no-such-thread", "cpu-probe");
+            }
+            assertThat(ticks)
+                    .as("the busy thread's CPU, found by its name prefix")
+                    .isGreaterThanOrEqualTo(5);
+            assertThat(self.threadTicks("no-such-thread")).isZero();
+        } finally {
+            stop.set(true);
+            busy.join(5_000);
+        }
+    }
 }

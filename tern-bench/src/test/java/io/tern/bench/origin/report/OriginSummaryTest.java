@@ -25,6 +25,9 @@ class OriginSummaryTest {
                 .put(Fields.ERRORS, 0)
                 .put(Fields.REQUESTS_PER_SECOND, 100.0)
                 .put(Fields.SERVER_CPU_US_PER_REQUEST, usPerRequest)
+                .put(
+                        Fields.SERVER_CPU_US_PER_REQUEST_WITHOUT_JIT,
+                        server.equals("tern") ? usPerRequest / 2 : usPerRequest)
                 .put(Fields.SERVER_CPU_US_PER_VIEWER_SECOND, usPerRequest * (server.equals("tern") ? 6 : 3))
                 .put(Fields.GENERATOR_CPU_US_PER_REQUEST, usPerRequest / 2)
                 .put(Fields.SERVER_CPU_PERCENT, usPerRequest / 10)
@@ -85,6 +88,15 @@ class OriginSummaryTest {
     }
 
     @Test
+    void theRatioTableShowsTernWithoutItsJitBesideTheWholeFigure() {
+        String table = OriginSummary.ratioTable(OriginSummary.cells(matrix()));
+        assertThat(table).contains("| the same without JIT |");
+        assertThat(table)
+                .as("750 viewers: Tern 42 µs, 21 µs of it outside the JIT, against nginx's 50 µs")
+                .contains("| 750 | 0.84 | 0.42 |");
+    }
+
+    @Test
     void goalsSayMetMissedOrNotMeasured() {
         List<Goals.Row> rows = Goals.rows(OriginSummary.cells(matrix()));
         assertThat(rows)
@@ -142,7 +154,7 @@ class OriginSummaryTest {
         assertThat(md)
                 .contains("- preamble line")
                 .contains("| classic | 750 | tern | 3 | 100 | 0 | 42.0 |")
-                .contains("| 750 | 0.84 | 1.68 |")
+                .contains("| 750 | 0.84 | 0.42 | 1.68 |")
                 .contains("## Goals (issue 14), cell by cell")
                 .contains("- a note")
                 .contains("![CPU per request and peak RSS against viewers](r.png)");
