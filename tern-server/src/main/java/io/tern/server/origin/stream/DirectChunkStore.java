@@ -42,6 +42,11 @@ final class DirectChunkStore implements ChunkStore {
             return buf.retainedDuplicate();
         }
 
+        /** References to the bytes: the packager's until it releases the chunk, and one per view. */
+        int refCnt() {
+            return buf.refCnt();
+        }
+
         /** Whether the bytes are off the heap (false once the budget refused them). */
         boolean direct() {
             return buf.isDirect();
