@@ -3,6 +3,7 @@ package io.tern.server.origin.stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.netty.util.internal.OutOfDirectMemoryError;
 import io.tern.hls.media.Chunk;
 import io.tern.hls.media.ChunkStore;
 
@@ -80,8 +81,15 @@ final class DirectChunkStore implements ChunkStore {
             refusedChunks++;
             return new BufChunk(Unpooled.wrappedBuffer(bytes), budget, 0);
         }
-        ByteBuf direct = allocator.directBuffer(length, length).writeBytes(bytes);
-        return new BufChunk(direct, budget, length);
+        ByteBuf direct;
+        try {
+            direct = allocator.directBuffer(length, length);
+        } catch (OutOfDirectMemoryError e) { // the sockets took the rest of the JVM's direct memory
+            budget.give(length);
+            refusedChunks++;
+            return new BufChunk(Unpooled.wrappedBuffer(bytes), budget, 0);
+        }
+        return new BufChunk(direct.writeBytes(bytes), budget, length);
     }
 
     /** Chunks the budget refused, kept on the heap. */
