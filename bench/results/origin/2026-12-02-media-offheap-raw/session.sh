@@ -19,7 +19,7 @@ for spec in "$@"; do
   cat /proc/loadavg > "$dir/load-before.txt"
   echo "== $name ($tree, $cell, TERN_JAVA_OPTS=$opts) load $(cat /proc/loadavg)"
   TERN_JAVA_OPTS="$opts" timeout 900 "$branch_root/bench/origin/run" --no-build --quick --servers tern \
-    "${cellargs[@]}" --repo-root "$root" --out "$dir" --name "media-offheap-$name" > "$dir/runner.log" 2>&1 || echo "run $name failed: $?"
+    "${cellargs[@]}" --no-tern-snapshot --tern-command "$root/tern origin" --out "$dir" --name "media-offheap-$name" > "$dir/runner.log" 2>&1 || echo "run $name failed: $?"
   cat /proc/loadavg > "$dir/load-after.txt"
   tail -3 "$dir/runner.log"
 done
