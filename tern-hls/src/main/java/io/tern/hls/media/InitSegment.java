@@ -8,13 +8,18 @@ public final class InitSegment implements MediaObject {
     private final String name;
     private final Mp4Track track;
     private final int generation;
-    private final byte[] bytes;
+    private final Chunk bytes;
 
-    public InitSegment(String name, Mp4Track track, int generation) {
+    /** Writes the header and keeps it in {@code store}; {@link #release()} when it is forgotten. */
+    public InitSegment(String name, Mp4Track track, int generation, ChunkStore store) {
         this.name = name;
         this.track = track;
         this.generation = generation;
-        this.bytes = InitSegmentWriter.cmafHeader(track);
+        this.bytes = store.keep(InitSegmentWriter.cmafHeader(track));
+    }
+
+    public void release() {
+        bytes.release();
     }
 
     public Mp4Track track() {
@@ -42,7 +47,7 @@ public final class InitSegment implements MediaObject {
     }
 
     @Override
-    public byte[] chunk(int i) {
+    public Chunk chunk(int i) {
         if (i != 0) {
             throw new IndexOutOfBoundsException(i);
         }
@@ -51,7 +56,7 @@ public final class InitSegment implements MediaObject {
 
     @Override
     public long sizeBytes() {
-        return bytes.length;
+        return bytes.length();
     }
 
     @Override

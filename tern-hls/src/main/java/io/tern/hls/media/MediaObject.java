@@ -3,7 +3,8 @@ package io.tern.hls.media;
 /**
  * Something a viewer downloads: an init segment, a part or a segment. Its bytes are a sequence of
  * immutable chunks (one CMAF chunk, {@code moof}+{@code mdat}, each; the init segment is a single
- * chunk), stored once and shared by every viewer: an adapter wraps them without copying.
+ * chunk), kept once in the packager's {@link ChunkStore} and shared by every viewer: an adapter
+ * serves views of them without copying.
  *
  * <p>A part that is still being written grows: {@link #chunkCount()} rises as samples arrive and
  * {@link #complete()} turns true once. The chunks already there never change, and the finished
@@ -22,8 +23,8 @@ public interface MediaObject {
     /** Chunks available so far. */
     int chunkCount();
 
-    /** Chunk {@code i}, {@code 0 <= i < chunkCount()}; do not modify. */
-    byte[] chunk(int i);
+    /** Chunk {@code i}, {@code 0 <= i < chunkCount()}: valid while the packager serves the object. */
+    Chunk chunk(int i);
 
     /** Bytes available so far: the sum of the chunks' lengths. */
     long sizeBytes();

@@ -18,7 +18,7 @@ public final class Part implements MediaObject {
     private final String name;
     private final TrackType track;
     private final long id;
-    private final List<byte[]> chunks = new ArrayList<>(8);
+    private final List<Chunk> chunks = new ArrayList<>(8);
     private long sizeBytes;
     private long msn = -1;
     private int index = -1;
@@ -35,7 +35,7 @@ public final class Part implements MediaObject {
     }
 
     /** Adds a chunk; the first one fixes the part's place in its segment and its start time. */
-    public void append(byte[] chunk, long msn, int index, long startTime, boolean startsWithSync) {
+    public void append(Chunk chunk, long msn, int index, long startTime, boolean startsWithSync) {
         if (complete) {
             throw new IllegalStateException("part " + name + " is complete");
         }
@@ -46,7 +46,7 @@ public final class Part implements MediaObject {
             this.independent = startsWithSync;
         }
         chunks.add(chunk);
-        sizeBytes += chunk.length;
+        sizeBytes += chunk.length();
     }
 
     /** Finishes the part with its duration in the track's timescale. */
@@ -117,8 +117,16 @@ public final class Part implements MediaObject {
     }
 
     @Override
-    public byte[] chunk(int i) {
+    public Chunk chunk(int i) {
         return chunks.get(i);
+    }
+
+    /** Releases the part's chunks: the packager forgets it (and its segment). */
+    public void release() {
+        for (Chunk chunk : chunks) {
+            chunk.release();
+        }
+        chunks.clear();
     }
 
     @Override

@@ -118,7 +118,7 @@ public final class Segment implements MediaObject {
     }
 
     @Override
-    public byte[] chunk(int i) {
+    public Chunk chunk(int i) {
         for (Part p : parts) {
             if (i < p.chunkCount()) {
                 return p.chunk(i);
@@ -126,6 +126,13 @@ public final class Segment implements MediaObject {
             i -= p.chunkCount();
         }
         throw new IndexOutOfBoundsException(i);
+    }
+
+    /** Releases the chunks of its parts: the packager forgets the segment and its parts. */
+    public void release() {
+        for (Part p : parts) {
+            p.release();
+        }
     }
 
     @Override

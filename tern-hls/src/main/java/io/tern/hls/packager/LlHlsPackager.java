@@ -1,5 +1,8 @@
 package io.tern.hls.packager;
 
+import io.tern.hls.media.Chunk;
+import io.tern.hls.media.ChunkStore;
+import io.tern.hls.media.HeapChunkStore;
 import io.tern.hls.media.InitSegment;
 import io.tern.hls.media.Part;
 import io.tern.hls.media.Segment;
@@ -61,7 +64,13 @@ public final class LlHlsPackager {
     private long nowNs;
     private boolean ended;
 
+    /** A packager keeping its media on the heap ({@link HeapChunkStore}). */
     public LlHlsPackager(PackagerConfig config, StreamLayout layout, WallClock wallClock) {
+        this(config, layout, wallClock, new HeapChunkStore());
+    }
+
+    /** A packager keeping its media in {@code store}; {@link #close()} releases what it holds. */
+    public LlHlsPackager(PackagerConfig config, StreamLayout layout, WallClock wallClock, ChunkStore store) {
         this.config = config;
         this.layout = layout;
         this.wallClock = wallClock;
@@ -69,10 +78,12 @@ public final class LlHlsPackager {
         this.memory = new MemoryBudget(config.maxRetainedBytes());
         Rendition.Sequence sequence = new Rendition.Sequence();
         Rendition.Listener listener = new Listener();
-        this.video =
-                layout.hasVideo() ? new Rendition(TrackType.VIDEO, config, timing, sequence, memory, listener) : null;
-        this.audio =
-                layout.hasAudio() ? new Rendition(TrackType.AUDIO, config, timing, sequence, memory, listener) : null;
+        this.video = layout.hasVideo()
+                ? new Rendition(TrackType.VIDEO, config, timing, sequence, memory, store, listener)
+                : null;
+        this.audio = layout.hasAudio()
+                ? new Rendition(TrackType.AUDIO, config, timing, sequence, memory, store, listener)
+                : null;
         this.videoPlacer = video == null
                 ? null
                 : new VideoPlacer(config, timing, timeline, video, stats, new VideoPlacer.Follower() {
@@ -192,6 +203,21 @@ public final class LlHlsPackager {
         List<HeldRequests.Held> left = held.releaseMultivariant();
         fail(left, 404, "the stream ended without media");
         events.addLast(new HlsEvent.StreamEnded());
+    }
+
+    /**
+     * Releases every chunk the stream holds (its owner is done with it): the stream ends if it had
+     * not, its events are dropped, and nothing is served afterwards. Idempotent.
+     */
+    public void close(long nowNs) {
+        onEndOfStream(nowNs);
+        events.clear();
+        for (Rendition r : new Rendition[] {video, audio}) {
+            if (r != null && !r.closed()) {
+                r.close();
+            }
+        }
+        listingVersion++;
     }
 
     /** Expires held requests whose deadline has passed: they end with 503 (§6.2.5.2). */
@@ -534,8 +560,8 @@ public final class LlHlsPackager {
     private final class Listener implements Rendition.Listener {
         @Override
         public void chunkWritten(
-                Rendition r, Part part, byte[] chunk, boolean startsSegment, long startTicks, long programDateTimeMs) {
-            stats.chunkBytes += chunk.length;
+                Rendition r, Part part, Chunk chunk, boolean startsSegment, long startTicks, long programDateTimeMs) {
+            stats.chunkBytes += chunk.length();
             events.addLast(new HlsEvent.ChunkWritten(
                     r.track, r.currentInit().track(), part.msn(), startsSegment, startTicks, programDateTimeMs, chunk));
             if (config.partDelivery() == PartDelivery.STREAM_CHUNKS) {

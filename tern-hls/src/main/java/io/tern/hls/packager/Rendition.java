@@ -1,5 +1,7 @@
 package io.tern.hls.packager;
 
+import io.tern.hls.media.Chunk;
+import io.tern.hls.media.ChunkStore;
 import io.tern.hls.media.InitSegment;
 import io.tern.hls.media.Part;
 import io.tern.hls.media.Segment;
@@ -25,13 +27,17 @@ import io.tern.media.codec.CodecConfig;
  *       playlist (its Availability Duration, §6.2.2);
  *   <li>all of it within {@code maxRetainedBytes}, shared between the stream's renditions.
  * </ul>
+ *
+ * <p>Its bytes are kept in the {@link ChunkStore}; a chunk is released when the segment holding
+ * it is dropped (its parts never outlive it), an init segment when no segment refers to it, and
+ * everything at {@link #close()}.
  */
 final class Rendition {
     /** What the packager learns from a rendition as it grows. */
     interface Listener {
         /** @param startTicks the chunk's start on the output timeline, 90 kHz */
         void chunkWritten(
-                Rendition r, Part part, byte[] chunk, boolean startsSegment, long startTicks, long programDateTimeMs);
+                Rendition r, Part part, Chunk chunk, boolean startsSegment, long startTicks, long programDateTimeMs);
 
         void partListed(Rendition r, Part part);
 
@@ -55,6 +61,7 @@ final class Rendition {
     private final Sequence sequence;
     private final Listener listener;
     private final MemoryBudget memory;
+    private final ChunkStore store;
     private final int framesPerChunk;
 
     private final Ring<InitSegment> inits = new Ring<>();
@@ -72,6 +79,7 @@ final class Rendition {
     private long listedTicks;
     private long maxListedTicks;
     private boolean ended;
+    private boolean closed;
     private Epoch lastEpoch;
     /** Segments at the front of {@link #segments} no longer listed but still downloadable. */
     private int retired;
@@ -89,12 +97,14 @@ final class Rendition {
             Timing timing,
             Sequence sequence,
             MemoryBudget memory,
+            ChunkStore store,
             Listener listener) {
         this.track = track;
         this.config = config;
         this.timing = timing;
         this.sequence = sequence;
         this.memory = memory;
+        this.store = store;
         this.listener = listener;
         this.framesPerChunk = track == TrackType.VIDEO ? 1 : config.audioFramesPerChunk();
         this.openPart = newPart();
@@ -106,7 +116,7 @@ final class Rendition {
      */
     void configure(CodecConfig codec) {
         int generation = latestInit == null ? 0 : latestInit.generation() + 1;
-        latestInit = new InitSegment(ObjectNames.init(track, generation), Mp4Track.of(codec), generation);
+        latestInit = new InitSegment(ObjectNames.init(track, generation), Mp4Track.of(codec), generation, store);
         inits.addLast(latestInit);
         if (currentInit == null) {
             currentInit = latestInit;
@@ -180,13 +190,14 @@ final class Rendition {
         if (run.isEmpty()) {
             return;
         }
-        byte[] chunk = FragmentWriter.write(sequence.next(), open.init().track(), runStart, run);
+        Chunk chunk =
+                store.keep(FragmentWriter.write(sequence.next(), open.init().track(), runStart, run));
         boolean startsSegment = openPart.isEmpty() && open.parts().isEmpty();
         openPart.append(chunk, open.msn(), open.parts().size(), runStart, run.startsWithSync());
         long startTicks = ticks(runStart);
         long programDateTimeMs = open.programDateTimeMs() + (startTicks - ticks(open.startTime())) / 90;
         run.clear();
-        memory.add(chunk.length);
+        memory.add(chunk.length());
         listener.chunkWritten(this, openPart, chunk, startsSegment, startTicks, programDateTimeMs);
     }
 
@@ -330,6 +341,7 @@ final class Rendition {
         retired--;
         Segment gone = segments.removeFirst();
         memory.release(gone.sizeBytes());
+        gone.release();
         while (!parts.isEmpty() && parts.first().msn() <= gone.msn()) {
             parts.removeFirst();
         }
@@ -337,8 +349,45 @@ final class Rendition {
                 ? currentInit.generation()
                 : segments.first().init().generation();
         while (inits.first().generation() < keepFrom) {
-            inits.removeFirst();
+            inits.removeFirst().release();
         }
+    }
+
+    /**
+     * Releases every chunk and init segment and forgets them: the stream is gone. Nothing is
+     * served or listed afterwards.
+     */
+    void close() {
+        while (!segments.isEmpty()) {
+            Segment s = segments.removeFirst();
+            memory.release(s.sizeBytes());
+            s.release();
+        }
+        if (open != null) {
+            for (Part p : open.parts()) {
+                memory.release(p.sizeBytes());
+                p.release();
+            }
+            open = null;
+        }
+        if (openPart != null) {
+            memory.release(openPart.sizeBytes());
+            openPart.release();
+            openPart = null;
+        }
+        parts.clear();
+        while (!inits.isEmpty()) {
+            inits.removeFirst().release();
+        }
+        retiredUntil.clear();
+        retired = 0;
+        listedTicks = 0;
+        ended = true;
+        closed = true;
+    }
+
+    boolean closed() {
+        return closed;
     }
 
     /** The output time (90 kHz) this rendition has reached. */

@@ -5,7 +5,7 @@ public sealed interface RecordingAction {
     /** Create {@code path} (and its directories) and write {@code initSegment}. */
     record Open(String path, byte[] initSegment) implements RecordingAction {}
 
-    /** Append {@code bytes} (one CMAF chunk, shared with the HLS part: do not modify). */
+    /** Append {@code bytes} (a copy of one CMAF chunk, the recorder's own). */
     record Append(String path, byte[] bytes) implements RecordingAction {}
 
     /** Close {@code path}: it is complete. */

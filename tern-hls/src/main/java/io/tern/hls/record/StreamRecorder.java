@@ -93,6 +93,9 @@ public final class StreamRecorder {
     }
 
     private void onChunk(HlsEvent.ChunkWritten c) {
+        // The file writer runs on its own thread, maybe after the packager has released the chunk:
+        // it gets a copy of the bytes, which dies young once written.
+        byte[] bytes = c.chunk().toArray();
         boolean leader = c.track() == layout.leader();
         if (leader) {
             if (c.startsSegment()) {
@@ -101,15 +104,15 @@ public final class StreamRecorder {
                 }
                 pending = new Pending(c.msn(), c.startTicks(), c.programDateTimeMs(), c.mp4Track(), new ArrayList<>());
                 if (!twoTracks()) {
-                    pending.chunks().add(c.chunk());
+                    pending.chunks().add(bytes);
                     decide(null);
                     return;
                 }
             }
             if (pending != null) {
-                pending.chunks().add(c.chunk());
+                pending.chunks().add(bytes);
             } else if (current != null) {
-                append(current, c.chunk());
+                append(current, bytes);
             }
             return;
         }
@@ -122,7 +125,7 @@ public final class StreamRecorder {
         }
         if (c.msn() < current.firstMsn()) {
             if (closing != null) {
-                append(closing, c.chunk());
+                append(closing, bytes);
             }
             return;
         }
@@ -131,7 +134,7 @@ public final class StreamRecorder {
             closing = null;
         }
         if (Objects.equals(current.audio(), c.mp4Track()) || Objects.equals(current.video(), c.mp4Track())) {
-            append(current, c.chunk());
+            append(current, bytes);
         }
     }
 

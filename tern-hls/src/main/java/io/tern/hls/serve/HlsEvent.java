@@ -1,5 +1,6 @@
 package io.tern.hls.serve;
 
+import io.tern.hls.media.Chunk;
 import io.tern.hls.media.MediaObject;
 import io.tern.hls.mp4.Mp4Track;
 import io.tern.media.TrackType;
@@ -20,7 +21,8 @@ public sealed interface HlsEvent {
 
     /**
      * A chunk was written to {@code track}'s rendition, in segment {@code msn}, first of that
-     * segment if {@code startsSegment}: what a recorder appends. The same array is in the part.
+     * segment if {@code startsSegment}: what a recorder appends. The same chunk is in the part; it
+     * is valid while the packager serves the part, so read it when the event is drained.
      *
      * @param mp4Track the track (and configuration) the chunk is written for
      * @param startTicks where the chunk starts on the stream's output timeline (90 kHz)
@@ -33,7 +35,7 @@ public sealed interface HlsEvent {
             boolean startsSegment,
             long startTicks,
             long programDateTimeMs,
-            byte[] chunk)
+            Chunk chunk)
             implements HlsEvent {}
 
     /** The stream ended: every playlist now carries EXT-X-ENDLIST. */

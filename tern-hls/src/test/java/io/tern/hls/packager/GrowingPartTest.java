@@ -2,6 +2,7 @@ package io.tern.hls.packager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.hls.media.Chunk;
 import io.tern.hls.media.MediaObject;
 import io.tern.hls.serve.HlsEvent;
 import io.tern.hls.serve.ObjectAnswer;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The preload-hinted part is requested before it exists and served while it is written: the
  * bytes streamed chunk by chunk are exactly the bytes later served for the finished part, and
- * the chunks are the same arrays (stored once, shared by every viewer).
+ * the chunks are the same handles (stored once, shared by every viewer).
  */
 class GrowingPartTest {
     private final SyntheticStream stream = new SyntheticStream();
@@ -33,7 +34,7 @@ class GrowingPartTest {
     /** Streams a growing part as an adapter would: chunks now, then more on each event. */
     private static final class Viewer {
         final long ticket;
-        final List<byte[]> received = new ArrayList<>();
+        final List<Chunk> received = new ArrayList<>();
         int events;
         boolean complete;
 
@@ -61,7 +62,7 @@ class GrowingPartTest {
 
         byte[] bytes() {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            received.forEach(out::writeBytes);
+            received.forEach(c -> out.writeBytes(c.toArray()));
             return out.toByteArray();
         }
     }

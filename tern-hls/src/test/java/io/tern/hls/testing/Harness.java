@@ -1,5 +1,6 @@
 package io.tern.hls.testing;
 
+import io.tern.hls.media.HeapChunkStore;
 import io.tern.hls.media.MediaObject;
 import io.tern.hls.packager.LlHlsPackager;
 import io.tern.hls.packager.PackagerConfig;
@@ -21,6 +22,9 @@ import java.util.function.Consumer;
  */
 public final class Harness {
     public final FakeWallClock wall = new FakeWallClock();
+    /** Where the packager keeps its media: tests read what it still holds. */
+    public final HeapChunkStore store = new HeapChunkStore();
+
     public final LlHlsPackager packager;
     public final List<HlsEvent> events = new ArrayList<>();
     public long nowNs = 1_000_000_000L;
@@ -31,7 +35,7 @@ public final class Harness {
     private long startDts;
 
     public Harness(PackagerConfig config, StreamLayout layout) {
-        packager = new LlHlsPackager(config, layout, wall);
+        packager = new LlHlsPackager(config, layout, wall, store);
     }
 
     public static Harness av() {
@@ -152,7 +156,7 @@ public final class Harness {
     public static byte[] concat(MediaObject o) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < o.chunkCount(); i++) {
-            out.writeBytes(o.chunk(i));
+            out.writeBytes(o.chunk(i).toArray());
         }
         return out.toByteArray();
     }

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.AsciiString;
 import io.netty.util.IllegalReferenceCountException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -192,7 +193,9 @@ public final class SharedBody {
 
     private static AsciiString etagOf(ByteBuf bytes, String suffix) {
         CRC32C crc = new CRC32C();
-        crc.update(bytes.nioBuffer());
+        for (ByteBuffer part : bytes.nioBuffers()) { // a composite's parts, not a merged copy
+            crc.update(part);
+        }
         return AsciiString.of("\"" + Integer.toHexString(bytes.readableBytes()) + "-" + Long.toHexString(crc.getValue())
                 + suffix + "\"");
     }

@@ -26,6 +26,7 @@ import static io.tern.server.origin.config.OriginOptions.TLS_CERT;
 import static io.tern.server.origin.config.OriginOptions.TLS_KEY;
 
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.internal.PlatformDependent;
 import io.tern.hls.record.RetentionPolicy;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.http.CorsPolicy;
@@ -82,9 +83,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OriginServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("tern.origin");
-    /** Shared response bodies of all streams together, in direct memory. */
-    static final long DIRECT_BUDGET_BYTES = 192L << 20;
-    /** Shared response bodies of one stream. */
+    /**
+     * The media chunks of all streams together, in direct memory (past it, chunks stay on the
+     * heap): 192 MiB, or half the JVM's direct memory limit (by default its -Xmx) when that is
+     * less, so the rest is left to the sockets' buffers.
+     */
+    static final long DIRECT_BUDGET_BYTES =
+            Math.max(1L << 20, Math.min(192L << 20, PlatformDependent.maxDirectMemory() / 2));
+    /** The media bytes one stream's shared bodies may pin (views of its chunks, not copies). */
     static final long STREAM_CACHE_BYTES = 48L << 20;
 
     private final OriginConfig config;

@@ -2,6 +2,7 @@ package io.tern.bench.jmh.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
@@ -39,6 +40,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * 1 KiB, 64 KiB and 1 MiB body, because the body is a retained view of the shared bytes, never a
  * copy. Per request the HTTP/2 variant also writes one prepared HEADERS frame and one
  * WINDOW_UPDATE into the server (the client's side, no allocation).
+ *
+ * <p>{@code chunks} > 1 makes the body as the origin makes a part's or segment's: a composite of
+ * retained views of that many pooled direct chunks (the packager's chunks, kept once), so B/op
+ * shows what serving such a body costs beyond a single buffer.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -56,6 +61,12 @@ public class SharedBodyServingBenchmark {
     @Param({"http1", "h2c"})
     String protocol;
 
+    /** 1: one buffer; more: a composite of views of this many chunks (a 200 ms part has ~6). */
+    @Param({"1"})
+    int chunks;
+
+    private ByteBuf[] chunkBuffers = new ByteBuf[0];
+
     private SharedBody body;
     private EmbeddedChannel channel;
     private ByteBuf request;
@@ -69,7 +80,7 @@ public class SharedBodyServingBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        body = SharedBody.of(new byte[bodyBytes], "video/mp4");
+        body = chunks == 1 ? SharedBody.of(new byte[bodyBytes], "video/mp4") : viewsOfChunks();
         HttpRoutes routes = HttpRoutes.builder()
                 .get("/live/cam1/part.m4s", "part", ex -> ex.respond(body, CacheControl.immutable()))
                 .build();
@@ -116,6 +127,20 @@ public class SharedBodyServingBenchmark {
         channel.finishAndReleaseAll();
         request.release();
         body.release();
+        for (ByteBuf chunk : chunkBuffers) {
+            chunk.release();
+        }
+    }
+
+    private SharedBody viewsOfChunks() {
+        chunkBuffers = new ByteBuf[chunks];
+        CompositeByteBuf composite = Unpooled.compositeBuffer(chunks);
+        for (int i = 0; i < chunks; i++) {
+            int length = bodyBytes / chunks + (i < bodyBytes % chunks ? 1 : 0);
+            chunkBuffers[i] = ByteBufAllocator.DEFAULT.directBuffer(length).writeZero(length);
+            composite.addComponent(true, chunkBuffers[i].retainedDuplicate());
+        }
+        return SharedBody.wrap(composite, "video/mp4", -1);
     }
 
     private static ByteBuf direct(byte[] bytes) {

@@ -101,7 +101,7 @@ public final class OriginMetrics {
                 .callback(cb ->
                         counters.forEachIngestClose((protocol, reason, count) -> cb.call(count, protocol, reason)))
                 .register(r);
-        gauge(r, "tern_origin_shared_body_bytes", "Direct memory held by shared response bodies", budget::usedBytes);
+        gauge(r, "tern_origin_shared_body_bytes", "Direct memory held by the streams' media chunks", budget::usedBytes);
         if (writer != null) {
             counter(r, "tern_origin_recording_bytes", "Bytes written to recordings", writer::bytesWritten);
             counter(r, "tern_origin_recording_files", "Recording files started", writer::filesOpened);

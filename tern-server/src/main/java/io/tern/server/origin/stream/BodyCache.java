@@ -13,19 +13,20 @@ import java.util.function.Predicate;
 
 /**
  * The response bodies of one stream, made once and shared by every viewer: each playlist version
- * (the packager's array, by identity) and each complete init segment, part and segment become a
- * {@link SharedBody} (one copy into direct memory, then a retained view per response). Bounded:
- * playlists by count, media by this stream's cap and the server's {@link DirectBudget}, oldest
- * first; a body that does not fit is served from the packager's own arrays instead, wrapped
- * without a copy. Media the packager no longer serves (out of its window) is let go as soon as
- * it is the oldest: a stream's cache then holds about its window, not its cap. Confined to the
- * stream's event loop.
+ * (the packager's array, by identity: one copy into direct memory) and each complete init
+ * segment, part and segment become a {@link SharedBody}, then a retained view per response. A
+ * media body copies nothing: it is a composite of retained views of the object's chunks, which
+ * live once in the {@link DirectChunkStore} (a segment's chunks are its parts'). Its views keep
+ * those chunks alive after the packager releases them, so media bodies are bounded by this
+ * stream's cap on the bytes they pin, oldest first; a body that does not fit is served as views
+ * of the chunks for that one response. Media the packager no longer serves (out of its window) is
+ * let go as soon as it is the oldest: a stream's cache then pins about its window, not its cap.
+ * Confined to the stream's event loop.
  */
 final class BodyCache {
     static final String PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
     private static final int PLAYLISTS = 16;
 
-    private final DirectBudget budget;
     private final long capBytes;
     private final Predicate<MediaObject> served;
     private final IdentityHashMap<Object, SharedBody> bodies = new IdentityHashMap<>();
@@ -34,8 +35,7 @@ final class BodyCache {
     private long mediaBytes;
 
     /** {@code served}: whether the packager still serves an object (it is in its window). */
-    BodyCache(DirectBudget budget, long capBytes, Predicate<MediaObject> served) {
-        this.budget = budget;
+    BodyCache(long capBytes, Predicate<MediaObject> served) {
         this.capBytes = capBytes;
         this.served = served;
     }
@@ -65,32 +65,28 @@ final class BodyCache {
             return null;
         }
         evictUnserved();
-        while (mediaBytes + size > capBytes || !budget.tryTake(size)) {
+        while (mediaBytes + size > capBytes) {
             if (mediaOrder.isEmpty()) {
                 return null;
             }
             evictOldest();
         }
-        ByteBuf direct = Unpooled.directBuffer((int) size, (int) size);
-        for (int i = 0; i < object.chunkCount(); i++) {
-            direct.writeBytes(object.chunk(i));
-        }
-        shared = SharedBody.wrap(direct, object.contentType(), -1);
+        shared = SharedBody.wrap(wrap(object), object.contentType(), -1);
         bodies.put(object, shared);
         mediaOrder.addLast(object);
         mediaBytes += size;
         return shared;
     }
 
-    /** The object's chunks as they are, for one response: no copy, the packager's arrays. */
+    /** The object's bytes as retained views of its chunks, in order: no copy. */
     static ByteBuf wrap(MediaObject object) {
         int n = object.chunkCount();
         if (n == 1) {
-            return Unpooled.wrappedBuffer(object.chunk(0));
+            return DirectChunkStore.view(object.chunk(0));
         }
         CompositeByteBuf composite = Unpooled.compositeBuffer(n);
         for (int i = 0; i < n; i++) {
-            composite.addComponent(true, Unpooled.wrappedBuffer(object.chunk(i)));
+            composite.addComponent(true, DirectChunkStore.view(object.chunk(i)));
         }
         return composite;
     }
@@ -124,7 +120,6 @@ final class BodyCache {
     private void evicted(MediaObject object) {
         SharedBody body = bodies.remove(object);
         mediaBytes -= body.length();
-        budget.give(body.length());
         body.release();
     }
 

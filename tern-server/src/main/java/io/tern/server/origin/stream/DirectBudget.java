@@ -3,8 +3,9 @@ package io.tern.server.origin.stream;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The direct memory every stream's {@link BodyCache} may hold together, so that many streams
- * cannot exhaust the JVM's direct memory (by default as large as its heap). Thread-safe.
+ * The direct memory every stream's media chunks ({@link DirectChunkStore}) may hold together, so
+ * that many streams cannot exhaust the JVM's direct memory (by default as large as its heap).
+ * Thread-safe.
  */
 public final class DirectBudget {
     private final long limitBytes;

@@ -1,9 +1,10 @@
 package io.tern.server.origin.stream;
 
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tern.hls.media.Chunk;
 import io.tern.hls.media.MediaObject;
 import io.tern.hls.packager.LlHlsPackager;
 import io.tern.hls.packager.ObjectNames;
@@ -45,8 +46,9 @@ import org.agrona.collections.Long2ObjectHashMap;
  * {@code PartProgress}, chunks go to the recording, and the packager's timer is re-armed from
  * {@code nextDeadlineNs()}.
  *
- * <p>Every media byte served is the packager's: complete objects from one shared direct copy
- * ({@link BodyCache}), the growing part's chunks wrapped without a copy.
+ * <p>Every media byte served is the packager's, kept once off the heap ({@link DirectChunkStore}):
+ * complete objects from one shared body of views of it ({@link BodyCache}), the growing part's
+ * chunks as views.
  */
 public final class LiveStream implements StreamInput {
     private static final System.Logger LOG = System.getLogger("tern.origin");
@@ -100,7 +102,7 @@ public final class LiveStream implements StreamInput {
         this.counters = context.counters();
         this.startedEpochMs = context.wallClock().millis();
         this.startedNs = now();
-        this.bodies = new BodyCache(context.directBudget(), context.streamCacheBytes(), this::stillServed);
+        this.bodies = new BodyCache(context.streamCacheBytes(), this::stillServed);
         this.meter = new IngestMeter(startedNs);
         this.plainReloadCache = CacheControl.maxAgeBelow(Duration.ofMillis(settings.partTargetMs()));
         this.blockingReloadCache = CacheControl.maxAge(3L * ((settings.segmentTargetMs() + 999) / 1000));
@@ -221,7 +223,10 @@ public final class LiveStream implements StreamInput {
 
     private void start(StreamLayout layout) {
         packager = new LlHlsPackager(
-                settings.packagerConfig(instanceId, context.maxHeldRequests()), layout, context.wallClock()::millis);
+                settings.packagerConfig(instanceId, context.maxHeldRequests()),
+                layout,
+                context.wallClock()::millis,
+                new DirectChunkStore(context.directBudget(), ByteBufAllocator.DEFAULT));
         if (context.writer() != null && settings.record()) {
             recording = new StreamRecording(name, layout, context.rotateMs(), context.writer());
         }
@@ -392,20 +397,20 @@ public final class LiveStream implements StreamInput {
     }
 
     /**
-     * Writes chunks {@code from..} of {@code part} to {@code body}, each the packager's array,
-     * uncopied; with {@code last} the final chunk also ends the body, in one write and flush (a
+     * Writes chunks {@code from..} of {@code part} to {@code body}, each a view of the chunk the
+     * store keeps, uncopied; with {@code last} the final chunk also ends the body, in one write and flush (a
      * flush is a send system call, and the part's end comes with every viewer's blocking reload).
      */
     private int writeChunks(BodyStream body, MediaObject part, int from, boolean last) {
         int n = part.chunkCount();
         long bytes = 0;
         for (int i = from; i < n; i++) {
-            byte[] chunk = part.chunk(i);
-            bytes += chunk.length;
+            Chunk chunk = part.chunk(i);
+            bytes += chunk.length();
             if (last && i == n - 1) {
-                body.end(Unpooled.wrappedBuffer(chunk));
+                body.end(DirectChunkStore.view(chunk));
             } else {
-                body.write(Unpooled.wrappedBuffer(chunk));
+                body.write(DirectChunkStore.view(chunk));
             }
         }
         if (last && from >= n) {
@@ -645,5 +650,10 @@ public final class LiveStream implements StreamInput {
             }
         }
         bodies.clear();
+        if (packager != null) {
+            packager.close(now());
+            packager = null; // requests still queued on the loop find no media
+        }
+        ended = true;
     }
 }

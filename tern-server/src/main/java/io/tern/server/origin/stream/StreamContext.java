@@ -10,8 +10,8 @@ import java.util.function.Consumer;
  *
  * @param counters        the origin's counters
  * @param wallClock       for EXT-X-PROGRAM-DATE-TIME, recording names and uptimes
- * @param directBudget    the direct memory all streams' shared bodies may take together
- * @param streamCacheBytes the shared bodies one stream may keep
+ * @param directBudget    the direct memory all streams' media chunks may take together
+ * @param streamCacheBytes the media bytes one stream's shared bodies may pin
  * @param writer          the recording writer, or null when the server does not record
  * @param rotateMs        media per recording file
  * @param maxHeldRequests held requests per stream (the packager's bound)
