@@ -116,7 +116,10 @@ public final class CommandQueue {
     }
 
     public void closeRelay(int relayId) {
-        relayIds[add(Command.CLOSE_RELAY)] = relayId;
+        // add() first, then the array: `relayIds[add(..)] = ..` would take the array before add()
+        // grows it, and the 65th close of one drain (a mass expiry, a shutdown) wrote past its end.
+        int s = add(Command.CLOSE_RELAY);
+        relayIds[s] = relayId;
     }
 
     public void connectPeer(int relayId, int parentRelayId, TransportAddress peer) {

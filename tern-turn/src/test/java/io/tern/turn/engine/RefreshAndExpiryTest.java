@@ -9,6 +9,8 @@ import io.tern.stun.message.StunMethod;
 import io.tern.turn.testing.StunResponse;
 import io.tern.turn.testing.TurnFixture;
 import io.tern.turn.testing.TurnTestClient;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +36,43 @@ class RefreshAndExpiryTest {
         assertThat(fx.state.allocations()).isZero();
         assertThat(fx.state.portsInUse(false)).isZero();
         assertThat(client.refresh().errorCode()).isEqualTo(ErrorCode.ALLOCATION_MISMATCH);
+    }
+
+    /** More allocations than the command queue's first arrays hold, all expiring in one timer turn. */
+    @Test
+    void manyAllocationsExpiringTogetherAreAllClosed() {
+        List<Integer> relayIds = allocateMany(150);
+
+        fx.advanceSeconds(601);
+
+        assertThat(fx.engine.allocationCount()).isZero();
+        assertThat(fx.transport.closed).containsExactlyInAnyOrderElementsOf(relayIds);
+        assertThat(fx.transport.badCloses).isZero();
+        assertThat(fx.state.portsInUse(false)).isZero();
+    }
+
+    @Test
+    void closingTheEngineClosesEveryRelayInOneDrain() {
+        List<Integer> relayIds = allocateMany(150);
+
+        fx.engine.close();
+        fx.transport.drain(fx.clock.nowNs());
+
+        assertThat(fx.engine.allocationCount()).isZero();
+        assertThat(fx.transport.closed).containsExactlyInAnyOrderElementsOf(relayIds);
+        assertThat(fx.transport.badCloses).isZero();
+    }
+
+    /** {@code n} allocations from 10 source addresses, so the per-IP 401 limit does not refuse any. */
+    private List<Integer> allocateMany(int n) {
+        List<Integer> relayIds = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            relayIds.add(fx.alice("198.51.100." + (10 + i % 10), 40000 + i)
+                    .allocated()
+                    .relayId());
+        }
+        assertThat(fx.engine.allocationCount()).isEqualTo(n);
+        return relayIds;
     }
 
     @Test
