@@ -179,11 +179,18 @@ public final class RunnerMain implements Callable<Integer> {
         repoRoot = repoRoot.toAbsolutePath().normalize();
         if (summarize != null) {
             String stem = summarize.getFileName().toString().replaceFirst("\\.jsonl$", "");
-            writeReports(
-                    summarize,
-                    summarize.resolveSibling(stem + ".md"),
-                    summarize.resolveSibling(stem + ".png"),
-                    List.of("Rebuilt from `" + summarize.getFileName() + "`."));
+            Path md = summarize.resolveSibling(stem + ".md");
+            // The rows hold the runs, not where and how they were made: keep the earlier report's
+            // preamble and notes, so that rebuilding it (say, after a new section) loses neither.
+            List<String> preamble = new ArrayList<>();
+            if (Files.exists(md)) {
+                String previous = Files.readString(md);
+                preamble.addAll(Summary.previousPreamble(previous));
+                notes.addAll(Summary.previousNotes(previous));
+            }
+            preamble.add(Summary.REBUILT_STAMP + "`" + summarize.getFileName() + "` on " + LocalDate.now()
+                    + " (`bench/run --summarize`)");
+            writeReports(summarize, md, summarize.resolveSibling(stem + ".png"), preamble);
             return 0;
         }
         applyDefaults();

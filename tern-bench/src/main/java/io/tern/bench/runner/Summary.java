@@ -171,7 +171,10 @@ public final class Summary {
         return cpuSeconds >= 0 && packets > 0 ? cpuSeconds * 1e6 / packets : Double.NaN;
     }
 
-    /** The Markdown report: medians per cell and server, then Tern/coturn ratios where both ran. */
+    /**
+     * The Markdown report: medians per cell and server, Tern/coturn ratios where both ran, and issue
+     * 16's goals.
+     */
     public static String markdown(
             String title, List<String> preamble, List<Map<String, Object>> rows, List<String> notes) {
         Map<String, Map<String, Medians>> cells = medians(rows);
@@ -249,19 +252,64 @@ public final class Summary {
         if (compared[0] == 0) {
             sb.append("| (no cell has both servers yet) | | | | | | | | | | | |\n");
         }
+        sb.append("\n## Goals (issue 16), cell by cell\n\n");
+        sb.append("Ratios of medians, as above; each goal is checked in every cell of this run that can measure "
+                + "it, and holds only if it holds in all of them.\n\n");
+        sb.append(RelayGoals.table(cells));
         Map<String, String> versions = new TreeMap<>();
         cells.values().forEach(byServer -> byServer.values().forEach(m -> versions.put(m.server(), m.version())));
         sb.append("\n## Servers\n\n");
         versions.forEach(
                 (s, v) -> sb.append("- ").append(s).append(": ").append(v).append("\n"));
         if (!notes.isEmpty()) {
-            sb.append("\n## Notes, skipped cells and failures\n\n");
+            sb.append("\n").append(NOTES_HEADING).append("\n\n");
             for (String n : notes) {
                 sb.append("- ").append(n).append("\n");
             }
         }
         return sb.toString();
     }
+
+    /**
+     * The preamble of an earlier report (its lines between the title and the medians: date,
+     * machine, load, wall time, command, method), so that rebuilding a report keeps where and how
+     * its runs were made, which the JSONL rows do not hold. Earlier rebuilds' stamps are left out,
+     * and so is the line older rebuilds wrote in place of a preamble. Empty if there is none.
+     */
+    public static List<String> previousPreamble(String markdown) {
+        List<String> out = new ArrayList<>();
+        boolean inPreamble = false;
+        for (String line : markdown.split("\n", -1)) {
+            if (line.startsWith("# ")) {
+                inPreamble = true;
+            } else if (line.startsWith("## ")) {
+                break;
+            } else if (inPreamble
+                    && !line.isBlank()
+                    && !line.startsWith(REBUILT_STAMP)
+                    && !line.startsWith("Rebuilt from ")) {
+                out.add(line);
+            }
+        }
+        return out;
+    }
+
+    /** The items of an earlier report's notes section (skipped cells, priming runs, failures). */
+    public static List<String> previousNotes(String markdown) {
+        List<String> out = new ArrayList<>();
+        boolean inNotes = false;
+        for (String line : markdown.split("\n", -1)) {
+            if (line.startsWith("## ")) {
+                inNotes = line.startsWith(NOTES_HEADING);
+            } else if (inNotes && line.startsWith("- ")) {
+                out.add(line.substring(2));
+            }
+        }
+        return out;
+    }
+
+    static final String NOTES_HEADING = "## Notes, skipped cells and failures";
+    public static final String REBUILT_STAMP = "- summary rebuilt from ";
 
     static String fmt(double v, int places) {
         return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%." + places + "f", v);

@@ -126,6 +126,27 @@ class SummaryTest {
     }
 
     @Test
+    void aRebuiltReportKeepsThePreambleAndNotesOfTheOneItReplaces() {
+        String before = Summary.markdown(
+                "t",
+                List.of("- date: 2026-12-03, host: vm", "- load average before: 1.2; after: 2.4"),
+                List.of(row("tern", 1, 1, 1, 2, 1)),
+                List.of("skipped: minifwd over tcp (not supported by this configuration)"));
+        assertThat(Summary.previousPreamble(before))
+                .containsExactly("- date: 2026-12-03, host: vm", "- load average before: 1.2; after: 2.4");
+        assertThat(Summary.previousNotes(before))
+                .containsExactly("skipped: minifwd over tcp (not supported by this configuration)");
+
+        List<String> stamped = new ArrayList<>(Summary.previousPreamble(before));
+        stamped.add(Summary.REBUILT_STAMP + "`t.jsonl` on 2026-12-04");
+        String rebuilt = Summary.markdown("t", stamped, List.of(), List.of());
+        assertThat(Summary.previousPreamble(rebuilt))
+                .as("an earlier rebuild's stamp is not carried into the next")
+                .containsExactly("- date: 2026-12-03, host: vm", "- load average before: 1.2; after: 2.4");
+        assertThat(Summary.previousNotes(rebuilt)).isEmpty();
+    }
+
+    @Test
     void onlyCoturnMeansNoRatioRows() {
         String md = Summary.markdown("t", List.of(), List.of(row("coturn", 1, 1, 1, 2, 1)), List.of());
         assertThat(md).contains("no cell has both servers yet");
