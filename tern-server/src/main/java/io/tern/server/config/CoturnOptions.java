@@ -219,6 +219,13 @@ public final class CoturnOptions {
             .type(integer(1, ANY), 100_000)
             .help("Hard upper bound on open allocations, whatever the quotas say."));
 
+    public static final OptionDef<Integer> UNAUTHENTICATED_RATE = add(supported("unauthenticated-rate")
+            .ternExtension()
+            .type(integer(1, ANY), 50)
+            .help("401 and 438 answers per second per source IP, after a burst of twice as many; requests"
+                    + " beyond it get no answer, so the relay cannot be used to reflect traffic. Raise it"
+                    + " for many clients behind one address (a carrier NAT, a load test)."));
+
     public static final OptionDef<Integer> MAX_ALLOCATE_LIFETIME = add(supported("max-allocate-lifetime")
             .type(optionalInteger("<seconds>", 1), 3600)
             .help("Maximum allocation lifetime in seconds.")

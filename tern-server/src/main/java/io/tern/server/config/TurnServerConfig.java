@@ -116,6 +116,11 @@ public record TurnServerConfig(
         return options.get(MAX_ALLOCATIONS);
     }
 
+    /** 401/438 answers per second per source IP; the burst is twice this. */
+    public int unauthenticatedRate() {
+        return options.get(UNAUTHENTICATED_RATE);
+    }
+
     /** The lifetime of an allocation whose client asks for none, within {@code max-allocate-lifetime}. */
     public int defaultAllocationLifetimeSeconds() {
         return Math.min(DEFAULT_ALLOCATION_LIFETIME_SECONDS, maxAllocateLifetimeSeconds());

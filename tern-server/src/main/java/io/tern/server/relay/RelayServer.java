@@ -82,7 +82,8 @@ public final class RelayServer implements AutoCloseable {
                         .map(s -> s.getBytes(StandardCharsets.UTF_8))
                         .orElse(null))
                 .alwaysFingerprint(config.fingerprint())
-                .strictChannelNumbers(config.strictChannelNumbers());
+                .strictChannelNumbers(config.strictChannelNumbers())
+                .unauthenticatedRate(config.unauthenticatedRate(), 2.0 * config.unauthenticatedRate());
         for (ExternalIpMapping mapping : config.externalIps()) {
             TransportAddress advertised = TransportAddress.of(new InetSocketAddress(mapping.publicIp(), 0));
             if (mapping.publicIp() instanceof Inet4Address) {

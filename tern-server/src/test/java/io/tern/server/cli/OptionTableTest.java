@@ -70,6 +70,7 @@ class OptionTableTest {
             List.of("user-quota=3"),
             List.of("total-quota=30"),
             List.of("max-allocations=500"),
+            List.of("unauthenticated-rate=500"),
             List.of("max-allocate-lifetime=300"),
             List.of("channel-lifetime=300"),
             List.of("permission-lifetime=120"),

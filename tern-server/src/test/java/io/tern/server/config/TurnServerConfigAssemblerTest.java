@@ -36,6 +36,7 @@ class TurnServerConfigAssemblerTest {
         assertThat(config.userQuota()).isZero();
         assertThat(config.totalQuota()).isZero();
         assertThat(config.maxAllocations()).isEqualTo(100_000);
+        assertThat(config.unauthenticatedRate()).isEqualTo(50);
         assertThat(config.relayThreads()).isEqualTo(1);
         assertThat(config.restApiSeparator()).isEqualTo(':');
         assertThat(config.softwareAttribute()).contains("Tern " + TernVersion.version());
@@ -303,6 +304,7 @@ class TurnServerConfigAssemblerTest {
                 "user-quota            | -1            | must be a whole number >= 0",
                 "total-quota           | 1e3           | must be a whole number >= 0",
                 "max-allocations       | 0             | must be a whole number >= 1",
+                "unauthenticated-rate  | 0             | must be a whole number >= 1",
                 "max-allocate-lifetime | -5            | must be a whole number >= 1",
                 "channel-lifetime      | 0             | must be a whole number >= 1",
                 "permission-lifetime   | -300          | must be a whole number >= 1",

@@ -50,6 +50,12 @@ public final class TurnClient implements AutoCloseable {
                 MessageIntegrity.longTermKeyMd5(this.username, this.realm, password.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** How long to wait for each answer over UDP (5 s unless set). */
+    public TurnClient answerTimeoutMs(int ms) throws IOException {
+        socket.setSoTimeout(ms);
+        return this;
+    }
+
     /** Talks over a TCP connection to the server's TCP listener instead of UDP. */
     public TurnClient overTcp(InetSocketAddress tcpServer) throws IOException {
         return overStream(new Socket(), tcpServer, 0);
