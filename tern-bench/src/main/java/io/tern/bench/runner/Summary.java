@@ -13,6 +13,9 @@ public final class Summary {
     public static final String TERN = "tern";
     public static final String COTURN = "coturn";
     public static final String FORWARDER = "minifwd";
+    static final String NOTES_HEADING = "## Notes, skipped cells and failures";
+    /** The preamble line a rebuilt report gets; {@link #previousPreamble} leaves earlier ones out. */
+    public static final String REBUILT_STAMP = "- summary rebuilt from ";
 
     /** Median of one server in one cell. */
     public record Medians(
@@ -307,9 +310,6 @@ public final class Summary {
         }
         return out;
     }
-
-    static final String NOTES_HEADING = "## Notes, skipped cells and failures";
-    public static final String REBUILT_STAMP = "- summary rebuilt from ";
 
     static String fmt(double v, int places) {
         return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%." + places + "f", v);
