@@ -30,56 +30,29 @@ final class RelayGoals {
         return sb.toString();
     }
 
+    private static final ToDoubleBiFunction<Medians, Medians> PACKETS_PER_SECOND =
+            (t, o) -> Summary.ratio(t.packetsPerSecond(), o.packetsPerSecond());
+    private static final ToDoubleBiFunction<Medians, Medians> CPU_PER_PACKET =
+            (t, o) -> Summary.ratio(t.cpuUsPerPacket(), o.cpuUsPerPacket());
+    private static final ToDoubleBiFunction<Medians, Medians> P99 = (t, o) -> Summary.ratio(t.p99Us(), o.p99Us());
+
     static List<Row> rows(Map<String, Map<String, Medians>> cells) {
+        String coturn = Summary.COTURN;
         List<Row> rows = new ArrayList<>();
+        rows.add(ratioGoal(cells, "UDP packets/s vs coturn", "udp", coturn, PACKETS_PER_SECOND, 1.05, true));
         rows.add(ratioGoal(
-                cells,
-                "UDP packets/s vs coturn",
-                "udp",
-                Summary.COTURN,
-                (t, o) -> Summary.ratio(t.packetsPerSecond(), o.packetsPerSecond()),
-                1.05,
-                true));
-        rows.add(ratioGoal(
-                cells,
-                "UDP server CPU per delivered packet vs coturn",
-                "udp",
-                Summary.COTURN,
-                (t, o) -> Summary.ratio(t.cpuUsPerPacket(), o.cpuUsPerPacket()),
-                0.95,
-                false));
+                cells, "UDP server CPU per delivered packet vs coturn", "udp", coturn, CPU_PER_PACKET, 0.95, false));
         rows.add(ratioGoal(
                 cells,
                 "UDP server CPU per delivered packet vs the minimal C forwarder",
                 "udp",
                 Summary.FORWARDER,
-                (t, o) -> Summary.ratio(t.cpuUsPerPacket(), o.cpuUsPerPacket()),
+                CPU_PER_PACKET,
                 1.15,
                 false));
-        rows.add(ratioGoal(
-                cells,
-                "TCP packets/s vs coturn",
-                "tcp",
-                Summary.COTURN,
-                (t, o) -> Summary.ratio(t.packetsPerSecond(), o.packetsPerSecond()),
-                1.2,
-                true));
-        rows.add(ratioGoal(
-                cells,
-                "TLS packets/s vs coturn",
-                "tls",
-                Summary.COTURN,
-                (t, o) -> Summary.ratio(t.packetsPerSecond(), o.packetsPerSecond()),
-                1.3,
-                true));
-        rows.add(ratioGoal(
-                cells,
-                "p99 round trip vs coturn",
-                null,
-                Summary.COTURN,
-                (t, o) -> Summary.ratio(t.p99Us(), o.p99Us()),
-                1.0,
-                false));
+        rows.add(ratioGoal(cells, "TCP packets/s vs coturn", "tcp", coturn, PACKETS_PER_SECOND, 1.2, true));
+        rows.add(ratioGoal(cells, "TLS packets/s vs coturn", "tls", coturn, PACKETS_PER_SECOND, 1.3, true));
+        rows.add(ratioGoal(cells, "p99 round trip vs coturn", null, coturn, P99, 1.0, false));
         rows.add(loss(cells));
         rows.add(new Row(
                 "Idle RSS, Tern", "≤ 48 MiB", "not part of this matrix: `bench/idle-rss` measures it", NOT_MEASURED));
