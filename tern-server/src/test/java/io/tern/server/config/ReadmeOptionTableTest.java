@@ -7,9 +7,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's table of options is made from the option table: this test fails when they
+ * The table of options in docs/turn.md is made from the option table: this test fails when they
  * disagree. {@code ./mvnw -pl tern-server test -Dtest=ReadmeOptionTableTest -Dtern.readme.write=true}
- * writes the table into the README instead.
+ * writes the table into docs/turn.md instead.
  */
 class ReadmeOptionTableTest {
     private static final String BEGIN =

@@ -7,8 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's table of {@code tern nostr} options is made from {@link NostrOptions}: this test
- * fails when they disagree. {@code -Dtern.readme.write=true} writes the table into the README.
+ * The table of {@code tern nostr} options in docs/nostr.md is made from {@link NostrOptions}: this test
+ * fails when they disagree. {@code -Dtern.readme.write=true} writes the table into docs/nostr.md.
  */
 class ReadmeNostrOptionsTest {
     private static final String BEGIN =

@@ -8,9 +8,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's table of origin options is made from {@link OriginOptions}: this test fails when
+ * The table of origin options in docs/origin.md is made from {@link OriginOptions}: this test fails when
  * they disagree. {@code ./mvnw -pl tern-server test -Dtest=ReadmeOriginOptionTableTest
- * -Dtern.readme.write=true} writes the table into the README instead.
+ * -Dtern.readme.write=true} writes the table into docs/origin.md instead.
  */
 class ReadmeOriginOptionTableTest {
     private static final String BEGIN =
