@@ -33,86 +33,187 @@ public final class AllocateHandler {
     private final byte[] tokenScratch = new byte[ReservationToken.VALUE_LENGTH];
     private final byte[] addressErrorScratch = new byte[AddressErrorCode.maxValueBytes()];
     private final TransportAddress candidate = new TransportAddress();
+    private final RequestedAttributes requested = new RequestedAttributes();
 
     public AllocateHandler(EngineState engine) {
         this.engine = engine;
     }
 
+    /**
+     * Answers an Allocate, or takes its ports and asks the transport for its relay sockets. Each
+     * step of RFC 8656 §7.2 is one method below, in the order Tern checks them (the order decides
+     * which error a request with several faults gets). Step 1 (authentication) is done before any
+     * handler runs; step 4 needs nothing (Tern honours DONT-FRAGMENT); step 11 (300 Try Alternate)
+     * is not implemented.
+     */
     public void handle(RequestContext request) {
-        StunMessageDecoder message = request.message();
-        // Step 1 (authentication) is done. Step 2: a 5-tuple already in use is 437.
+        if (step2FiveTupleFree(request)
+                && step3RequestedTransport(request)
+                && rfc6062TcpAttributes(request)
+                && steps5And6AttributesExclusive(request)
+                && step7FamilyKnown(request)
+                && step9AdditionalFamily(request)
+                && step7FamilyServed(request)
+                && step5TokenWellFormed(request)
+                && notDraining(request)
+                && step10Quota(request)) {
+            Allocation allocation = newAllocation(request);
+            if (steps5And8Ipv4Port(request, allocation) && step9Ipv6Port(request, allocation)) {
+                engine.allocations.add(allocation);
+            }
+        }
+    }
+
+    /**
+     * Step 2: "The server checks if the 5-tuple is currently in use by an existing allocation. If
+     * yes, the server rejects the request with a 437 (Allocation Mismatch) error."
+     */
+    private boolean step2FiveTupleFree(RequestContext request) {
         if (request.allocation() != null) {
             request.signedError(ErrorCode.ALLOCATION_MISMATCH);
-            return;
+            return false;
         }
-        // Step 3: REQUESTED-TRANSPORT must be there and name UDP, or TCP (RFC 6062 §5.1) over a
-        // TCP or TLS control connection.
-        int transport = RequestedTransport.read(message);
-        long requestedLifetime = Lifetime.readSeconds(message);
-        if (transport < 0 || requestedLifetime == Lifetime.MALFORMED) {
+        return true;
+    }
+
+    /**
+     * Step 3: "The server checks if the request contains a REQUESTED-TRANSPORT attribute. If the
+     * REQUESTED-TRANSPORT attribute is not included or is malformed, the server rejects the request
+     * with a 400 (Bad Request) error. Otherwise, if the attribute is included but specifies a
+     * protocol that is not supported by the server, the server rejects the request with a 442
+     * (Unsupported Transport Protocol) error." UDP is supported, and TCP (RFC 6062 §5.1) over a TCP
+     * or TLS control connection. A malformed LIFETIME is a 400 here too. Reads every attribute the
+     * later steps look at.
+     */
+    private boolean step3RequestedTransport(RequestContext request) {
+        StunMessageDecoder message = request.message();
+        requested.read(message);
+        if (requested.transport < 0 || requested.lifetimeSeconds == Lifetime.MALFORMED) {
             request.signedError(ErrorCode.BAD_REQUEST);
-            return;
+            return false;
         }
-        boolean tcp = transport == RequestedTransport.TCP;
-        if (transport != RequestedTransport.UDP && !(tcp && request.client().isStream())) {
+        if (requested.transport != RequestedTransport.UDP
+                && !(requested.tcp() && request.client().isStream())) {
             request.signedError(ErrorCode.UNSUPPORTED_TRANSPORT_PROTOCOL);
-            return;
+            return false;
         }
-        boolean hasToken = ReservationToken.isPresent(message);
-        int evenPort = EvenPort.read(message);
-        int family = AddressFamily.read(message, AttributeType.REQUESTED_ADDRESS_FAMILY);
-        int additional = AddressFamily.read(message, AttributeType.ADDITIONAL_ADDRESS_FAMILY);
-        // RFC 6062 §5.1: a TCP allocation has no DONT-FRAGMENT, EVEN-PORT or RESERVATION-TOKEN
-        // (and, Tern's choice, no second family).
-        if (tcp
-                && (message.has(AttributeType.DONT_FRAGMENT)
-                        || hasToken
-                        || evenPort != EvenPort.ABSENT
-                        || additional != AddressFamily.ABSENT)) {
+        return true;
+    }
+
+    /**
+     * RFC 6062 §5.1: a TCP allocation has no DONT-FRAGMENT, EVEN-PORT or RESERVATION-TOKEN ("the
+     * server MUST reject the request with a 400"), and, Tern's choice, no second family.
+     */
+    private boolean rfc6062TcpAttributes(RequestContext request) {
+        if (requested.tcp()
+                && (request.message().has(AttributeType.DONT_FRAGMENT)
+                        || requested.hasToken
+                        || requested.evenPort != EvenPort.ABSENT
+                        || requested.hasAdditional())) {
             request.signedError(ErrorCode.BAD_REQUEST);
-            return;
+            return false;
         }
-        // Steps 5-6: RESERVATION-TOKEN excludes EVEN-PORT and both family attributes, which exclude each other.
-        boolean hasFamily = family != AddressFamily.ABSENT;
-        boolean hasAdditional = additional != AddressFamily.ABSENT;
-        if (hasToken && (evenPort != EvenPort.ABSENT || hasFamily || hasAdditional)
+        return true;
+    }
+
+    /**
+     * Step 5: "If yes [a RESERVATION-TOKEN], and the request also contains an EVEN-PORT or
+     * REQUESTED-ADDRESS-FAMILY or ADDITIONAL-ADDRESS-FAMILY attribute, the server rejects the request
+     * with a 400 (Bad Request) error." Step 6: "The server checks if the request contains both
+     * REQUESTED-ADDRESS-FAMILY and ADDITIONAL-ADDRESS-FAMILY attributes. If yes, then the server
+     * rejects the request with a 400 (Bad Request) error." A malformed EVEN-PORT or
+     * REQUESTED-ADDRESS-FAMILY is a 400 too.
+     */
+    private boolean steps5And6AttributesExclusive(RequestContext request) {
+        boolean hasFamily = requested.hasFamily();
+        boolean hasAdditional = requested.hasAdditional();
+        if (requested.hasToken && (requested.evenPort != EvenPort.ABSENT || hasFamily || hasAdditional)
                 || hasFamily && hasAdditional
-                || evenPort == EvenPort.MALFORMED
-                || family == AddressFamily.MALFORMED) {
+                || requested.evenPort == EvenPort.MALFORMED
+                || requested.family == AddressFamily.MALFORMED) {
             request.signedError(ErrorCode.BAD_REQUEST);
-            return;
+            return false;
         }
-        boolean wantV6 = family == AddressAttribute.WIRE_FAMILY_IPV6;
-        if (hasFamily && !wantV6 && family != AddressAttribute.WIRE_FAMILY_IPV4) {
+        return true;
+    }
+
+    /**
+     * Step 7, first half: "If the server does not support the address family requested by the
+     * client in REQUESTED-ADDRESS-FAMILY [...], it MUST generate an Allocate error response, and it
+     * MUST include an ERROR-CODE attribute with the 440 (Address Family not Supported) response
+     * code." A family other than IPv4 and IPv6 is one no server supports.
+     */
+    private boolean step7FamilyKnown(RequestContext request) {
+        if (requested.hasFamily() && !requested.wantV6() && requested.family != AddressAttribute.WIRE_FAMILY_IPV4) {
             request.signedError(ErrorCode.ADDRESS_FAMILY_NOT_SUPPORTED);
-            return;
+            return false;
         }
-        // Step 8: ADDITIONAL-ADDRESS-FAMILY can only ask for IPv6.
-        if (hasAdditional && additional != AddressAttribute.WIRE_FAMILY_IPV6) {
+        return true;
+    }
+
+    /**
+     * Step 9: "The server checks if the request contains an ADDITIONAL-ADDRESS-FAMILY attribute. If
+     * yes, and the attribute value is 0x01 (IPv4 address family), then the server rejects the
+     * request with a 400 (Bad Request) error." Any value but IPv6 is refused the same way.
+     */
+    private boolean step9AdditionalFamily(RequestContext request) {
+        if (requested.hasAdditional() && requested.additional != AddressAttribute.WIRE_FAMILY_IPV6) {
             request.signedError(ErrorCode.BAD_REQUEST);
-            return;
+            return false;
         }
-        boolean wantV4 = !wantV6;
+        return true;
+    }
+
+    /**
+     * Step 7, second half: "[...] or if the allocation of the requested address family is disabled
+     * by local policy" (440), and "If the REQUESTED-ADDRESS-FAMILY attribute is absent and the
+     * server does not support the IPv4 address family, the server MUST include an ERROR-CODE
+     * attribute with the 440 (Address Family not Supported) response code." A family without relay
+     * ports is one this server does not serve.
+     */
+    private boolean step7FamilyServed(RequestContext request) {
         SharedState state = engine.state();
-        if (wantV4 && !state.hasPorts(false) || wantV6 && !state.hasPorts(true)) {
+        boolean wantV6 = requested.wantV6();
+        if (!wantV6 && !state.hasPorts(false) || wantV6 && !state.hasPorts(true)) {
             request.signedError(ErrorCode.ADDRESS_FAMILY_NOT_SUPPORTED);
-            return;
+            return false;
         }
-        if (hasToken && !ReservationToken.isWellFormed(message)) {
+        return true;
+    }
+
+    /** Step 5, the token itself: a RESERVATION-TOKEN that is not 8 bytes is a 400. */
+    private boolean step5TokenWellFormed(RequestContext request) {
+        if (requested.hasToken && !ReservationToken.isWellFormed(request.message())) {
             request.signedError(ErrorCode.BAD_REQUEST);
-            return;
+            return false;
         }
-        // Drain mode (Tern's, as coturn's): no new allocations.
-        if (state.draining()) {
+        return true;
+    }
+
+    /** Drain mode (Tern's, as coturn's): no new allocations, 508 (Insufficient Capacity). */
+    private boolean notDraining(RequestContext request) {
+        if (engine.state().draining()) {
             request.signedError(ErrorCode.INSUFFICIENT_CAPACITY);
-            return;
+            return false;
         }
-        // Step 9: quotas.
-        String user = request.credential().user();
-        if (!state.acquireAllocation(user)) {
+        return true;
+    }
+
+    /**
+     * Step 10: "At any point, the server MAY choose to reject the request with a 486 (Allocation
+     * Quota Reached) error if it feels the client is trying to exceed some locally defined
+     * allocation quota." Tern's quotas are per user and in total.
+     */
+    private boolean step10Quota(RequestContext request) {
+        if (!engine.state().acquireAllocation(request.credential().user())) {
             request.signedError(ErrorCode.ALLOCATION_QUOTA_REACHED);
-            return;
+            return false;
         }
+        return true;
+    }
+
+    /** The allocation, opening: its lifetime and port wishes, and the answer it will send once bound. */
+    private Allocation newAllocation(RequestContext request) {
         Allocation allocation = new Allocation(
                 request.client(),
                 request.protocol(),
@@ -121,43 +222,72 @@ public final class AllocateHandler {
                         request.client().listenerId(),
                         request.client().connectionId(),
                         request.client().address()),
-                transport);
+                requested.transport);
         RelayOpening opening = new RelayOpening();
         request.remember(opening.answer);
         opening.lifetimeNs = Allocation.lifetimeNs(
-                requestedLifetime, engine.config.defaultLifetimeNs(), engine.config.maxLifetimeNs());
-        opening.evenPort = evenPort != EvenPort.ABSENT;
-        opening.reserveNext = evenPort == EvenPort.EVEN_RESERVE_NEXT;
-        opening.v6Optional = hasAdditional;
+                requested.lifetimeSeconds, engine.config.defaultLifetimeNs(), engine.config.maxLifetimeNs());
+        opening.evenPort = requested.evenPort != EvenPort.ABSENT;
+        opening.reserveNext = requested.evenPort == EvenPort.EVEN_RESERVE_NEXT;
+        opening.v6Optional = requested.hasAdditional();
         allocation.opening(opening);
+        return allocation;
+    }
 
-        // Step 5 (token) and step 7 (EVEN-PORT): choose the ports.
-        if (wantV4) {
-            int port = hasToken
-                    ? state.claimPort(ReservationToken.read(message), request.nowNs())
-                    : state.acquirePort(false, opening.evenPort, opening.reserveNext, opening.refusedPortsV4, 0);
-            opening.reservedPort = hasToken;
-            if (port < 0) {
-                state.releaseAllocation(user);
-                request.signedError(ErrorCode.INSUFFICIENT_CAPACITY);
-                return;
-            }
-            open(allocation, false, port);
+    /**
+     * Step 5: "Otherwise, it checks to see if the token is valid [...]. If the token is not valid
+     * for some reason, the server rejects the request with a 508 (Insufficient Capacity) error."
+     * Step 8: "The server checks if the request contains an EVEN-PORT attribute with the R bit set
+     * to 1. [...] if the server does not satisfy the request, then the server MUST reject the request
+     * with a 508 (Insufficient Capacity) error." Takes the IPv4 relay port: the reserved one, an even
+     * one (with the next reserved for the R bit) or any; none left is 508 too. Tern does not refuse
+     * EVEN-PORT with the R bit beside ADDITIONAL-ADDRESS-FAMILY (step 8's 400): its reservation is
+     * made for the IPv4 relay only.
+     */
+    private boolean steps5And8Ipv4Port(RequestContext request, Allocation allocation) {
+        if (requested.wantV6()) {
+            return true;
         }
-        if (wantV6 || hasAdditional) {
-            int port = state.acquirePort(true, opening.evenPort && !wantV4, false, opening.refusedPortsV6, 0);
-            if (port >= 0) {
-                open(allocation, true, port);
-            } else if (wantV6) {
-                state.releaseAllocation(user);
-                request.signedError(ErrorCode.INSUFFICIENT_CAPACITY);
-                return;
-            } else {
-                opening.addressErrorCode =
-                        state.hasPorts(true) ? ErrorCode.INSUFFICIENT_CAPACITY : ErrorCode.ADDRESS_FAMILY_NOT_SUPPORTED;
-            }
+        SharedState state = engine.state();
+        RelayOpening opening = allocation.opening();
+        int port = requested.hasToken
+                ? state.claimPort(ReservationToken.read(request.message()), request.nowNs())
+                : state.acquirePort(false, opening.evenPort, opening.reserveNext, opening.refusedPortsV4, 0);
+        opening.reservedPort = requested.hasToken;
+        if (port < 0) {
+            state.releaseAllocation(request.credential().user());
+            request.signedError(ErrorCode.INSUFFICIENT_CAPACITY);
+            return false;
         }
-        engine.allocations.add(allocation);
+        open(allocation, false, port);
+        return true;
+    }
+
+    /**
+     * Step 9: "Otherwise, the server MUST mark this request as a dual allocation request" (and an
+     * IPv6 REQUESTED-ADDRESS-FAMILY asks for IPv6 alone). Takes the IPv6 relay port: for an IPv6
+     * allocation none left is 508; for the additional family of a dual allocation the IPv4 relay is
+     * still granted, and the answer carries ADDRESS-ERROR-CODE for IPv6 instead.
+     */
+    private boolean step9Ipv6Port(RequestContext request, Allocation allocation) {
+        boolean wantV6 = requested.wantV6();
+        if (!wantV6 && !requested.hasAdditional()) {
+            return true;
+        }
+        SharedState state = engine.state();
+        RelayOpening opening = allocation.opening();
+        int port = state.acquirePort(true, opening.evenPort && wantV6, false, opening.refusedPortsV6, 0);
+        if (port >= 0) {
+            open(allocation, true, port);
+        } else if (wantV6) {
+            state.releaseAllocation(request.credential().user());
+            request.signedError(ErrorCode.INSUFFICIENT_CAPACITY);
+            return false;
+        } else {
+            opening.addressErrorCode =
+                    state.hasPorts(true) ? ErrorCode.INSUFFICIENT_CAPACITY : ErrorCode.ADDRESS_FAMILY_NOT_SUPPORTED;
+        }
+        return true;
     }
 
     /** Asks the transport for a relay socket of the allocation on {@code port}. */
@@ -301,5 +431,40 @@ public final class AllocateHandler {
             return bound;
         }
         return candidate.set(external).port(bound.port());
+    }
+
+    /** The Allocate's attributes that decide its checks, read once per request into one reused holder. */
+    private static final class RequestedAttributes {
+        int transport;
+        long lifetimeSeconds;
+        boolean hasToken;
+        int evenPort;
+        int family;
+        int additional;
+
+        void read(StunMessageDecoder message) {
+            transport = RequestedTransport.read(message);
+            lifetimeSeconds = Lifetime.readSeconds(message);
+            hasToken = ReservationToken.isPresent(message);
+            evenPort = EvenPort.read(message);
+            family = AddressFamily.read(message, AttributeType.REQUESTED_ADDRESS_FAMILY);
+            additional = AddressFamily.read(message, AttributeType.ADDITIONAL_ADDRESS_FAMILY);
+        }
+
+        boolean tcp() {
+            return transport == RequestedTransport.TCP;
+        }
+
+        boolean hasFamily() {
+            return family != AddressFamily.ABSENT;
+        }
+
+        boolean hasAdditional() {
+            return additional != AddressFamily.ABSENT;
+        }
+
+        boolean wantV6() {
+            return family == AddressAttribute.WIRE_FAMILY_IPV6;
+        }
     }
 }
