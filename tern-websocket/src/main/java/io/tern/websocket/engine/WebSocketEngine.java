@@ -5,6 +5,7 @@ import io.tern.websocket.deflate.MessageDeflater;
 import io.tern.websocket.deflate.MessageInflater;
 import io.tern.websocket.deflate.PerMessageDeflateConfig;
 import io.tern.websocket.frame.FrameHeader;
+import io.tern.websocket.frame.FrameReader;
 import io.tern.websocket.frame.GrowableBytes;
 import io.tern.websocket.frame.Masking;
 import io.tern.websocket.frame.Opcode;
@@ -86,11 +87,6 @@ public final class WebSocketEngine {
         CLOSE
     }
 
-    private enum DecodeState {
-        HEADER,
-        PAYLOAD
-    }
-
     private static final int NO_MESSAGE = -1;
     private static final int INFLATE_CHUNK_BYTES = 4096;
 
@@ -127,16 +123,7 @@ public final class WebSocketEngine {
     private String subprotocol;
     private DeflateParameters deflateParameters;
 
-    private DecodeState decodeState = DecodeState.HEADER;
-    private final byte[] headerBytes = new byte[FrameHeader.MAX_HEADER_BYTES];
-    private final FrameHeader header = new FrameHeader().wrap(headerBytes, 0);
-    private int headerFill;
-    private long payloadRemaining;
-    private boolean frameMasked;
-    private int maskKey;
-    private int maskPhase;
-    private int frameOpcode;
-    private boolean frameFin;
+    private final FrameReader frames = new FrameReader();
 
     private int messageOpcode = NO_MESSAGE;
     private boolean messageCompressed;
@@ -417,40 +404,20 @@ public final class WebSocketEngine {
         int i = offset;
         final int end = offset + length;
         while (i < end && events == 0) {
-            if (decodeState == DecodeState.HEADER) {
-                if (headerFill < 2) {
-                    int take = Math.min(2 - headerFill, end - i);
-                    src.getBytes(i, headerBytes, headerFill, take);
-                    headerFill += take;
-                    i += take;
-                    if (headerFill < 2) {
-                        break;
-                    }
-                }
-                int needed = header.headerBytes();
-                if (headerFill < needed) {
-                    int take = Math.min(needed - headerFill, end - i);
-                    src.getBytes(i, headerBytes, headerFill, take);
-                    headerFill += take;
-                    i += take;
-                    if (headerFill < needed) {
-                        break;
-                    }
-                }
-                headerFill = 0;
+            i += frames.readHeader(src, i, end);
+            if (frames.headerReady()) {
                 if (!onFrameHeader()) {
                     break;
                 }
-                decodeState = DecodeState.PAYLOAD;
+            } else if (!frames.inPayload()) {
+                break;
             }
-            int take = (int) Math.min(payloadRemaining, end - i);
+            int take = frames.payloadBytesIn(end - i);
             if (take > 0 && !onPayload(src, i, take)) {
                 break;
             }
             i += take;
-            payloadRemaining -= take;
-            if (payloadRemaining == 0) {
-                decodeState = DecodeState.HEADER;
+            if (frames.payloadRead(take)) {
                 onFrameEnd();
             }
         }
@@ -459,32 +426,18 @@ public final class WebSocketEngine {
 
     // ---------------------------------------------------------------- frame decoding
 
+    /** The frame's header is read: checks it against the frame rules, then against the message under way. */
     private boolean onFrameHeader() {
+        final FrameHeader header = frames.header();
         final int opcode = header.opcode();
-        final int rsv = header.rsv();
         final long payloadBytes = header.payloadBytes();
         final boolean control = Opcode.isControl(opcode);
         final boolean rsv1Allowed = deflateParameters != null && !control && opcode != Opcode.CONTINUATION;
-        if ((rsv & ~(rsv1Allowed ? FrameHeader.RSV1 : 0)) != 0) {
-            return fail(CloseCodes.PROTOCOL_ERROR, "reserved bits set");
-        }
-        if (!Opcode.isKnown(opcode)) {
-            return fail(CloseCodes.PROTOCOL_ERROR, "unknown opcode");
-        }
-        if (header.masked() != (role == Role.SERVER)) {
-            return fail(
-                    CloseCodes.PROTOCOL_ERROR, role == Role.SERVER ? "client frame not masked" : "server frame masked");
-        }
-        if (payloadBytes < 0) {
-            return fail(CloseCodes.PROTOCOL_ERROR, "payload length has its top bit set");
-        }
-        if (!header.hasMinimalLength()) {
-            return fail(CloseCodes.PROTOCOL_ERROR, "payload length not in its minimal form");
+        final String invalid = frames.checkHeader(role == Role.SERVER, rsv1Allowed);
+        if (invalid != null) {
+            return fail(CloseCodes.PROTOCOL_ERROR, invalid);
         }
         if (control) {
-            if (!header.fin() || payloadBytes > FrameHeader.MAX_CONTROL_PAYLOAD_BYTES) {
-                return fail(CloseCodes.PROTOCOL_ERROR, "fragmented or oversized control frame");
-            }
             controlFill = 0;
         } else {
             if (opcode == Opcode.CONTINUATION) {
@@ -496,7 +449,7 @@ public final class WebSocketEngine {
                     return fail(CloseCodes.PROTOCOL_ERROR, "new message before the previous one ended");
                 }
                 messageOpcode = opcode;
-                messageCompressed = rsv != 0;
+                messageCompressed = header.rsv() != 0;
                 utf8.reset();
                 message.length(0);
             }
@@ -505,18 +458,13 @@ public final class WebSocketEngine {
                 return fail(CloseCodes.MESSAGE_TOO_BIG, "message too big");
             }
         }
-        frameOpcode = opcode;
-        frameFin = header.fin();
-        frameMasked = header.masked();
-        maskKey = frameMasked ? header.maskKey() : 0;
-        maskPhase = 0;
-        payloadRemaining = payloadBytes;
+        frames.startPayload();
         return true;
     }
 
     /** The one copy of received payload: from the input into the message (or control) buffer, unmasked there. */
     private boolean onPayload(DirectBuffer src, int index, int length) {
-        if (Opcode.isControl(frameOpcode)) {
+        if (Opcode.isControl(frames.opcode())) {
             src.getBytes(index, control, controlFill, length);
             unmask(control, controlFill, length);
             controlFill += length;
@@ -534,9 +482,7 @@ public final class WebSocketEngine {
     }
 
     private void unmask(byte[] buf, int offset, int length) {
-        if (frameMasked) {
-            maskPhase = Masking.mask(buf, offset, length, maskKey, maskPhase);
-        }
+        frames.unmask(buf, offset, length);
     }
 
     /** Compressed payload is unmasked a chunk at a time in a small buffer and inflated into the message. */
@@ -571,11 +517,11 @@ public final class WebSocketEngine {
     }
 
     private void onFrameEnd() {
-        if (Opcode.isControl(frameOpcode)) {
+        if (Opcode.isControl(frames.opcode())) {
             onControlFrame();
             return;
         }
-        if (!frameFin) {
+        if (!frames.fin()) {
             return;
         }
         if (messageCompressed) {
@@ -601,7 +547,7 @@ public final class WebSocketEngine {
     }
 
     private void onControlFrame() {
-        switch (frameOpcode) {
+        switch (frames.opcode()) {
             case Opcode.PING -> {
                 if (state == State.OPEN) {
                     writeFrame(true, 0, Opcode.PONG, control, 0, controlFill);
