@@ -11,6 +11,7 @@ import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.config.WarningSink;
+import io.tern.server.log.LogLevelOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.ISetter;
 import picocli.CommandLine.Model.OptionSpec;
@@ -75,6 +77,9 @@ public final class TurnCommand implements Callable<Integer> {
             description = "Print the effective configuration in turnserver.conf syntax and exit without "
                     + "starting the server. Default: off.")
     private boolean printConfig;
+
+    @Mixin
+    private LogLevelOption logLevel = new LogLevelOption();
 
     @Option(
             names = {"-h", "--help"},
@@ -171,6 +176,7 @@ public final class TurnCommand implements Callable<Integer> {
         if (printConfig) {
             return new PrintConfigLauncher(spec.commandLine().getOut()).launch(config);
         }
+        logLevel.request();
         return launcher.launch(config);
     }
 

@@ -3,12 +3,14 @@ package io.tern.server.nostr;
 import io.tern.server.cli.TableOptions;
 import io.tern.server.config.ConfigException;
 import io.tern.server.config.ConfigSource;
+import io.tern.server.log.LogLevelOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -52,6 +54,9 @@ public final class NostrCommand implements Callable<Integer> {
             order = -1,
             description = "Configuration file ('name=value' lines). Default: none.")
     private Path configFile;
+
+    @Mixin
+    private LogLevelOption logLevel = new LogLevelOption();
 
     @Option(
             names = {"-h", "--help"},
@@ -101,6 +106,7 @@ public final class NostrCommand implements Callable<Integer> {
         } finally {
             commandLine.clear();
         }
+        logLevel.request();
         return launcher.launch(settings);
     }
 }

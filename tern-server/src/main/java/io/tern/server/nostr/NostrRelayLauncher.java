@@ -5,12 +5,14 @@ import io.tern.nostr.crypto.SchnorrVerifiers;
 import io.tern.nostr.engine.RelayConfig;
 import io.tern.nostr.store.sqlite.SqliteEventStore;
 import io.tern.server.config.TernVersion;
+import io.tern.server.log.Logs;
 import io.tern.server.metrics.MetricsEndpoint;
 import io.tern.server.metrics.NostrMetrics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
 
 /**
  * {@code tern nostr}: opens the store, starts the relay (and the metrics endpoint when asked),
@@ -36,6 +38,7 @@ public final class NostrRelayLauncher implements NostrCommand.Launcher {
 
     @Override
     public int launch(NostrSettings settings) throws Exception {
+        Logs.installConsole(Logs.requested().orElse(Level.INFO));
         Running running = start(settings, out);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()

@@ -1,6 +1,7 @@
 package io.tern.server.origin;
 
 import io.tern.server.cli.OriginServerLauncher;
+import io.tern.server.log.Logs;
 import io.tern.server.origin.api.ApiAccess;
 import io.tern.server.origin.auth.PublishPolicy;
 import io.tern.server.origin.config.LogLevel;
@@ -18,11 +19,7 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
-import java.util.logging.ConsoleHandler;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 
 /**
  * {@code tern origin}: starts the {@link OriginServer}, prints where to publish and play (with a
@@ -157,19 +154,11 @@ public final class OriginLauncher implements OriginServerLauncher {
     }
 
     private static void configureLogging(LogLevel level) {
-        Level jul = switch (level) {
-            case WARNING -> Level.WARNING;
-            case INFO -> Level.INFO;
-            case DEBUG -> Level.FINE;
-        };
-        Logger root = Logger.getLogger("");
-        root.setLevel(jul);
-        for (Handler handler : root.getHandlers()) {
-            root.removeHandler(handler);
-        }
-        Handler handler = new ConsoleHandler();
-        handler.setLevel(jul);
-        handler.setFormatter(new SimpleFormatter());
-        root.addHandler(handler);
+        Logs.installConsole(
+                switch (level) {
+                    case WARNING -> Level.WARNING;
+                    case INFO -> Level.INFO;
+                    case DEBUG -> Level.FINE;
+                });
     }
 }

@@ -3,6 +3,7 @@ package io.tern.server.relay;
 import io.tern.server.cli.TurnServerLauncher;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.Verbosity;
+import io.tern.server.log.Logs;
 import io.tern.server.metrics.DrainWatch;
 import io.tern.server.metrics.MetricsEndpoint;
 import io.tern.server.metrics.RelayMetrics;
@@ -16,7 +17,6 @@ import java.util.logging.FileHandler;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import sun.misc.Signal;
 
 /**
@@ -99,16 +99,11 @@ public final class RelayLauncher implements TurnServerLauncher {
     }
 
     private static void configureLogging(TurnServerConfig config) throws IOException {
-        Logger root = Logger.getLogger("");
         Level level = switch (config.verbosity()) {
             case NONE -> Level.WARNING;
             case NORMAL -> Level.INFO;
             case EXTRA -> Level.FINE;
         };
-        root.setLevel(level);
-        for (Handler handler : root.getHandlers()) {
-            root.removeHandler(handler);
-        }
         Handler handler;
         String logFile = config.logFile().orElse("stdout");
         if (logFile.equals("stdout") || logFile.equals("-") || logFile.equals("syslog")) {
@@ -117,11 +112,10 @@ public final class RelayLauncher implements TurnServerLauncher {
         } else {
             handler = new FileHandler(logFile, true);
         }
-        handler.setLevel(level);
-        handler.setFormatter(new SimpleFormatter());
-        root.addHandler(handler);
-        if (config.verbosity() == Verbosity.NONE) {
-            Logger.getLogger("tern").setLevel(Level.INFO);
-        }
+        Logs.install(Logs.requested().orElse(level), handler);
+        // coturn's default verbosity still reports the relay's own start-up and lifecycle lines;
+        // an explicit --log-level means what it says.
+        boolean lifecycleLines = Logs.requested().isEmpty() && config.verbosity() == Verbosity.NONE;
+        Logger.getLogger("tern").setLevel(lifecycleLines ? Level.INFO : null);
     }
 }
