@@ -1,7 +1,5 @@
 package io.tern.server.metrics;
 
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamEvent;
@@ -103,123 +101,121 @@ public final class RelayMetrics {
 
     /** Registers every {@code tern_*} collector with {@code registry}. */
     public void register(PrometheusRegistry registry) {
-        GaugeWithCallback.builder()
-                .name("tern_allocations_active")
-                .help("Allocations currently open, by the client's transport")
-                .labelNames("transport")
-                .callback(cb -> {
-                    long[] sums = new long[TRANSPORTS.length];
-                    for (TurnEngine engine : engines.get()) {
-                        for (int t = 0; t < TRANSPORTS.length; t++) {
-                            sums[t] += engine.counters().activeAllocations(TRANSPORTS[t]);
-                        }
-                    }
-                    for (int t = 0; t < TRANSPORTS.length; t++) {
-                        cb.call(sums[t], TRANSPORT_LABELS[t]);
-                    }
-                })
-                .register(registry);
-        CounterWithCallback.builder()
-                .name("tern_relayed_packets")
-                .help("Application data packets relayed, by direction and the client's transport")
-                .labelNames("direction", "transport")
-                .callback(cb -> relayed(cb, false))
-                .register(registry);
-        CounterWithCallback.builder()
-                .name("tern_relayed_bytes")
-                .help(
-                        "Application data bytes relayed (payload only, no STUN/ChannelData header), by direction and the client's transport")
-                .labelNames("direction", "transport")
-                .callback(cb -> relayed(cb, true))
-                .register(registry);
-        CounterWithCallback.builder()
-                .name("tern_requests")
-                .help("STUN/TURN requests received, and Send indications, by method")
-                .labelNames("method")
-                .callback(cb -> {
-                    for (int m = 0; m < METHODS.length; m++) {
-                        long sum = 0;
-                        for (TurnEngine engine : engines.get()) {
-                            sum += engine.counters().requests(METHODS[m]);
-                        }
-                        cb.call(sum, METHOD_LABELS[m]);
-                    }
-                })
-                .register(registry);
-        CounterWithCallback.builder()
-                .name("tern_error_responses")
-                .help("Error responses sent, by STUN error code")
-                .labelNames("code")
-                .callback(cb -> {
-                    for (int c = 0; c < ERROR_CODES.length; c++) {
-                        long sum = 0;
-                        for (TurnEngine engine : engines.get()) {
-                            sum += engine.counters().errors(ERROR_CODES[c]);
-                        }
-                        cb.call(sum, ERROR_CODE_LABELS[c]);
-                    }
-                })
-                .register(registry);
-        CounterWithCallback.builder()
-                .name("tern_auth_failures")
-                .help(
-                        "Signed requests refused with 401: unknown or expired username, or MESSAGE-INTEGRITY that does not verify")
-                .callback(cb -> {
-                    long sum = 0;
-                    for (TurnEngine engine : engines.get()) {
-                        sum += engine.counters().authFailures();
-                    }
-                    cb.call(sum);
-                })
-                .register(registry);
-        CounterWithCallback.builder()
-                .name("tern_dropped_packets")
-                .help("Packets dropped silently, by reason")
-                .labelNames("reason")
-                .callback(cb -> {
-                    for (int r = 0; r < DROP_REASONS.length; r++) {
-                        long sum = DROP_REASONS[r] == DropReason.SOCKET_RECEIVE_BUFFER_FULL
-                                ? kernelReceiveDrops.get().getAsLong()
-                                : 0;
-                        for (TurnEngine engine : engines.get()) {
-                            sum += engine.counters().drops(DROP_REASONS[r]);
-                        }
-                        cb.call(sum, DROP_REASON_LABELS[r]);
-                    }
-                })
-                .register(registry);
-        GaugeWithCallback.builder()
-                .name("tern_connections_open")
-                .help("TCP and TLS client connections open now (UDP has none)")
-                .callback(cb -> cb.call(openConnections.get().getAsLong()))
-                .register(registry);
-        CounterWithCallback.builder()
-                .name("tern_connection_events")
-                .help(
-                        "TCP and TLS client connection events: accepted, closed, refused at a limit, timed out, bad framing, TLS handshake failures")
-                .labelNames("event")
-                .callback(cb -> {
-                    StreamCounters counters = streamCounters.get();
-                    for (int e = 0; e < STREAM_EVENTS.length; e++) {
-                        cb.call(counters == null ? 0 : counters.count(STREAM_EVENTS[e]), STREAM_EVENT_LABELS[e]);
-                    }
-                })
-                .register(registry);
-        GaugeWithCallback.builder()
-                .name("tern_udp_io")
-                .help(
-                        "1, labelled with how the relay threads do UDP I/O: ffm (recvmmsg/sendmmsg through FFM), netty, or none")
-                .labelNames("io")
-                .callback(cb -> cb.call(1, udpIo.get().get()))
-                .register(registry);
-        GaugeWithCallback.builder()
-                .name("tern_draining")
-                .help("1 in drain mode (new allocations refused with 508), else 0")
-                .callback(cb -> cb.call(draining.getAsBoolean() ? 1 : 0))
-                .register(registry);
+        new MetricTable(registry)
+                .gauge(
+                        "tern_allocations_active",
+                        "Allocations currently open, by the client's transport",
+                        MetricTable.labels("transport"),
+                        this::allocationsActive)
+                .counter(
+                        "tern_relayed_packets",
+                        "Application data packets relayed, by direction and the client's transport",
+                        MetricTable.labels("direction", "transport"),
+                        sink -> relayed(sink, false))
+                .counter(
+                        "tern_relayed_bytes",
+                        "Application data bytes relayed (payload only, no STUN/ChannelData header), by direction and the client's transport",
+                        MetricTable.labels("direction", "transport"),
+                        sink -> relayed(sink, true))
+                .counter(
+                        "tern_requests",
+                        "STUN/TURN requests received, and Send indications, by method",
+                        MetricTable.labels("method"),
+                        this::requests)
+                .counter(
+                        "tern_error_responses",
+                        "Error responses sent, by STUN error code",
+                        MetricTable.labels("code"),
+                        this::errorResponses)
+                .counter(
+                        "tern_auth_failures",
+                        "Signed requests refused with 401: unknown or expired username, or MESSAGE-INTEGRITY that does not verify",
+                        this::authFailures)
+                .counter(
+                        "tern_dropped_packets",
+                        "Packets dropped silently, by reason",
+                        MetricTable.labels("reason"),
+                        this::droppedPackets)
+                .gauge(
+                        "tern_connections_open",
+                        "TCP and TLS client connections open now (UDP has none)",
+                        () -> openConnections.get().getAsLong())
+                .counter(
+                        "tern_connection_events",
+                        "TCP and TLS client connection events: accepted, closed, refused at a limit, timed out, bad framing, TLS handshake failures",
+                        MetricTable.labels("event"),
+                        this::connectionEvents)
+                .gauge(
+                        "tern_udp_io",
+                        "1, labelled with how the relay threads do UDP I/O: ffm (recvmmsg/sendmmsg through FFM), netty, or none",
+                        MetricTable.labels("io"),
+                        sink -> sink.sample(1, udpIo.get().get()))
+                .gauge(
+                        "tern_draining",
+                        "1 in drain mode (new allocations refused with 508), else 0",
+                        () -> draining.getAsBoolean() ? 1 : 0);
     }
 
-    private void relayed(CounterWithCallback.Callback cb, boolean bytes) {
+    private void allocationsActive(MetricTable.Sink sink) {
+        long[] sums = new long[TRANSPORTS.length];
+        for (TurnEngine engine : engines.get()) {
+            for (int t = 0; t < TRANSPORTS.length; t++) {
+                sums[t] += engine.counters().activeAllocations(TRANSPORTS[t]);
+            }
+        }
+        for (int t = 0; t < TRANSPORTS.length; t++) {
+            sink.sample(sums[t], TRANSPORT_LABELS[t]);
+        }
+    }
+
+    private void requests(MetricTable.Sink sink) {
+        for (int m = 0; m < METHODS.length; m++) {
+            long sum = 0;
+            for (TurnEngine engine : engines.get()) {
+                sum += engine.counters().requests(METHODS[m]);
+            }
+            sink.sample(sum, METHOD_LABELS[m]);
+        }
+    }
+
+    private void errorResponses(MetricTable.Sink sink) {
+        for (int c = 0; c < ERROR_CODES.length; c++) {
+            long sum = 0;
+            for (TurnEngine engine : engines.get()) {
+                sum += engine.counters().errors(ERROR_CODES[c]);
+            }
+            sink.sample(sum, ERROR_CODE_LABELS[c]);
+        }
+    }
+
+    private long authFailures() {
+        long sum = 0;
+        for (TurnEngine engine : engines.get()) {
+            sum += engine.counters().authFailures();
+        }
+        return sum;
+    }
+
+    private void droppedPackets(MetricTable.Sink sink) {
+        for (int r = 0; r < DROP_REASONS.length; r++) {
+            long sum = DROP_REASONS[r] == DropReason.SOCKET_RECEIVE_BUFFER_FULL
+                    ? kernelReceiveDrops.get().getAsLong()
+                    : 0;
+            for (TurnEngine engine : engines.get()) {
+                sum += engine.counters().drops(DROP_REASONS[r]);
+            }
+            sink.sample(sum, DROP_REASON_LABELS[r]);
+        }
+    }
+
+    private void connectionEvents(MetricTable.Sink sink) {
+        StreamCounters counters = streamCounters.get();
+        for (int e = 0; e < STREAM_EVENTS.length; e++) {
+            sink.sample(counters == null ? 0 : counters.count(STREAM_EVENTS[e]), STREAM_EVENT_LABELS[e]);
+        }
+    }
+
+    private void relayed(MetricTable.Sink sink, boolean bytes) {
         long[] sums = new long[DIRECTIONS.length * TRANSPORTS.length];
         for (TurnEngine engine : engines.get()) {
             TurnCounters counters = engine.counters();
@@ -233,7 +229,7 @@ public final class RelayMetrics {
         }
         for (int d = 0; d < DIRECTIONS.length; d++) {
             for (int t = 0; t < TRANSPORTS.length; t++) {
-                cb.call(sums[d * TRANSPORTS.length + t], DIRECTION_LABELS[d], TRANSPORT_LABELS[t]);
+                sink.sample(sums[d * TRANSPORTS.length + t], DIRECTION_LABELS[d], TRANSPORT_LABELS[t]);
             }
         }
     }
