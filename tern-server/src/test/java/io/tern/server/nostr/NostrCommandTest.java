@@ -125,7 +125,7 @@ class NostrCommandTest {
         StringWriter help = new StringWriter();
         CommandLine line = NostrCommand.commandLine(settings -> 0);
         line.usage(new PrintWriter(help));
-        for (NostrOptions.Row row : NostrOptions.all()) {
+        for (io.tern.server.option.Option<?> row : NostrOptions.all()) {
             assertThat(help.toString()).contains("--" + row.name());
         }
     }
