@@ -12,10 +12,12 @@ import static io.tern.server.option.OptionTypes.size;
 import static io.tern.server.option.OptionTypes.text;
 import static io.tern.server.option.OptionTypes.wholeNumber;
 
+import io.tern.hls.packager.PackagerConfig;
 import io.tern.netty.http.HttpLimits;
 import io.tern.server.option.Option;
 import io.tern.server.option.Option.Scope;
 import io.tern.server.option.OptionType;
+import io.tern.srt.SrtSettings;
 import io.tern.srt.crypto.PassphraseKdf;
 import java.net.InetAddress;
 import java.net.URI;
@@ -67,20 +69,20 @@ public final class OriginOptions {
 
     public static final Option<Integer> PART_TARGET_MS = stream(
             "part-target-ms",
-            wholeNumber(50, 5000),
-            200,
+            wholeNumber(PackagerConfig.MIN_PART_TARGET_MS, PackagerConfig.MAX_PART_TARGET_MS),
+            PackagerConfig.DEFAULT_PART_TARGET_MS,
             null,
             "LL-HLS part duration target (EXT-X-PART-INF PART-TARGET).");
     public static final Option<Integer> SEGMENT_TARGET_MS = stream(
             "segment-target-ms",
-            wholeNumber(500, 60_000),
-            2000,
+            wholeNumber(PackagerConfig.MIN_SEGMENT_TARGET_MS, PackagerConfig.MAX_SEGMENT_TARGET_MS),
+            PackagerConfig.DEFAULT_SEGMENT_TARGET_MS,
             null,
             "Segment duration target; segments are cut at keyframes, so set the encoder's GOP to divide it.");
     public static final Option<Integer> PLAYLIST_WINDOW_MS = stream(
             "playlist-window-ms",
-            wholeNumber(1000, 3_600_000),
-            24_000,
+            wholeNumber(PackagerConfig.MIN_PLAYLIST_WINDOW_MS, PackagerConfig.MAX_PLAYLIST_WINDOW_MS),
+            PackagerConfig.DEFAULT_PLAYLIST_WINDOW_MS,
             null,
             "Media a playlist lists (at least three target durations).");
     public static final Option<DeliveryMode> PART_DELIVERY = stream(
@@ -128,8 +130,8 @@ public final class OriginOptions {
             "SRT ingest port (UDP): publish to srt://HOST:PORT?streamid=publish:live/NAME.");
     public static final Option<Integer> SRT_LATENCY_MS = server(
             "srt-latency-ms",
-            wholeNumber(20, 10_000),
-            120,
+            wholeNumber(SrtSettings.MIN_LATENCY_MS, SrtSettings.MAX_LATENCY_MS),
+            SrtSettings.DEFAULT_LATENCY_MS,
             null,
             "SRT receive latency (TSBPD delay); a publisher asking for more gets more.");
     public static final Option<String> SRT_PASSPHRASE = add(new Option<>(
@@ -150,8 +152,12 @@ public final class OriginOptions {
             true,
             "NAME:PASSPHRASE: a publisher naming user NAME in its stream id (u=NAME) encrypts with this"
                     + " passphrase, on any stream; repeat for several users."));
-    public static final Option<Integer> MAX_SRT_SESSIONS =
-            server("max-srt-sessions", wholeNumber(1, 100_000), 1000, null, "SRT sessions open at once.");
+    public static final Option<Integer> MAX_SRT_SESSIONS = server(
+            "max-srt-sessions",
+            wholeNumber(1, 100_000),
+            SrtSettings.DEFAULT_MAX_SESSIONS,
+            null,
+            "SRT sessions open at once.");
 
     // ---- viewers
 
@@ -169,7 +175,7 @@ public final class OriginOptions {
             "HTTP connections open at once from one client IP address.");
     public static final Option<Integer> MAX_HELD_REQUESTS = server(
             "max-held-requests",
-            wholeNumber(1, 10_000_000),
+            wholeNumber(1, PackagerConfig.MAX_HELD_REQUESTS),
             HttpLimits.DEFAULTS.maxHeldRequests(),
             null,
             "Requests held at once (blocking playlist reloads, preload-hinted parts); more get 503.");
