@@ -37,7 +37,7 @@ public record Option<V>(
         Objects.requireNonNull(scope, "scope of " + name);
         Objects.requireNonNull(help, "help of " + name);
         if (defaultText == null) {
-            defaultText = defaultValue == null ? "none" : type.format(defaultValue);
+            defaultText = defaultValue == null ? "none" : type.describe(defaultValue);
         }
     }
 
@@ -68,7 +68,7 @@ public record Option<V>(
      */
     public V parse(Occurrence occurrence) {
         try {
-            return type.parse(occurrence.value());
+            return type.apply(null, occurrence.value(), occurrence.source());
         } catch (IllegalArgumentException e) {
             throw ConfigException.invalidValue(name, occurrence.value(), e.getMessage(), occurrence.source());
         }

@@ -1,12 +1,16 @@
 package io.tern.server.option;
 
+import io.tern.server.config.ConfigSource;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,8 +53,8 @@ public final class OptionTypes {
             }
 
             @Override
-            public boolean flag() {
-                return true;
+            public Arity arity() {
+                return Arity.FLAG;
             }
         };
     }
@@ -364,6 +368,85 @@ public final class OptionTypes {
             @Override
             public String format(E value) {
                 return value.name().toLowerCase(Locale.ROOT);
+            }
+        };
+    }
+
+    /** Repeatable: every occurrence adds one element. */
+    public static <E> OptionType<List<E>> repeatable(OptionType<E> element) {
+        return new OptionType<>() {
+            @Override
+            public List<E> parse(String text) {
+                return List.of(element.parse(text));
+            }
+
+            @Override
+            public List<E> apply(List<E> current, String text, ConfigSource source) {
+                List<E> more = new ArrayList<>(current);
+                more.add(element.apply(null, text, source));
+                return List.copyOf(more);
+            }
+
+            @Override
+            public String format(List<E> value) {
+                return String.join(", ", lines(value));
+            }
+
+            @Override
+            public List<String> lines(List<E> value) {
+                List<String> lines = new ArrayList<>();
+                value.forEach(e -> lines.addAll(element.lines(e)));
+                return lines;
+            }
+
+            @Override
+            public String paramLabel() {
+                return element.paramLabel();
+            }
+
+            @Override
+            public Arity arity() {
+                return element.arity();
+            }
+
+            @Override
+            public boolean repeatable() {
+                return true;
+            }
+        };
+    }
+
+    /** Absent unless given. */
+    public static <E> OptionType<Optional<E>> optional(OptionType<E> element) {
+        return new OptionType<>() {
+            @Override
+            public Optional<E> parse(String text) {
+                return Optional.of(element.parse(text));
+            }
+
+            @Override
+            public Optional<E> apply(Optional<E> current, String text, ConfigSource source) {
+                return Optional.of(element.apply(null, text, source));
+            }
+
+            @Override
+            public String format(Optional<E> value) {
+                return value.map(element::format).orElse("");
+            }
+
+            @Override
+            public List<String> lines(Optional<E> value) {
+                return value.map(element::lines).orElse(List.of());
+            }
+
+            @Override
+            public String paramLabel() {
+                return element.paramLabel();
+            }
+
+            @Override
+            public Arity arity() {
+                return element.arity();
             }
         };
     }
