@@ -18,15 +18,18 @@ import picocli.CommandLine.Spec;
 /**
  * What {@code tern turn}, {@code tern origin} and {@code tern nostr} share: {@code --help}, the
  * options of the command's table added as {@code --name} (each occurrence kept as text, in
- * argument order, and parsed together with the file's), and one way to end: a configuration
+ * argument order, and parsed together with the file's; {@link #withRows} for a table of
+ * {@link io.tern.server.option.Option} rows, {@link TurnCommand} for coturn's aliases and
+ * one-letter flags), and one way to end: a configuration
  * that does not hold prints {@code tern NAME: message} and exits with 2; a valid one is handed to
  * {@link #run}.
  *
+ * @param <O> one option given on the command line, before it is parsed
  * @param <C> the command's checked configuration
  */
-public abstract class ConfigCommand<C> implements Callable<Integer> {
+public abstract class ConfigCommand<O, C> implements Callable<Integer> {
     private final String name;
-    private final List<Occurrence> commandLine = new ArrayList<>();
+    private final List<O> commandLine = new ArrayList<>();
 
     @Spec
     private CommandSpec spec;
@@ -48,14 +51,14 @@ public abstract class ConfigCommand<C> implements Callable<Integer> {
      * @param commandLine the table options given on the command line, in order
      * @throws ConfigException naming the option, the value and where it was written
      */
-    protected abstract C assemble(List<Occurrence> commandLine);
+    protected abstract C assemble(List<O> commandLine);
 
     /** Starts the server (or prints) with a valid configuration and returns the exit code. */
     protected abstract int run(C config) throws Exception;
 
     @Override
     public final Integer call() throws Exception {
-        List<Occurrence> given = List.copyOf(commandLine);
+        List<O> given = List.copyOf(commandLine);
         commandLine.clear();
         C config;
         try {
@@ -69,6 +72,11 @@ public abstract class ConfigCommand<C> implements Callable<Integer> {
         return run(config);
     }
 
+    /** Keeps one option given on the command line, in argument order, for {@link #assemble}. */
+    protected final void given(O occurrence) {
+        commandLine.add(occurrence);
+    }
+
     /** Where {@code --print-config} and the like write. */
     protected final PrintWriter out() {
         return spec.commandLine().getOut();
@@ -78,7 +86,8 @@ public abstract class ConfigCommand<C> implements Callable<Integer> {
      * The picocli command of {@code command}, with one {@code --name} option per row of
      * {@code rows}; an on/off row takes an optional value ({@code --record}, {@code --record=off}).
      */
-    protected static CommandLine withRows(ConfigCommand<?> command, List<io.tern.server.option.Option<?>> rows) {
+    protected static CommandLine withRows(
+            ConfigCommand<Occurrence, ?> command, List<io.tern.server.option.Option<?>> rows) {
         CommandLine line = new CommandLine(command);
         // A later occurrence overrides an earlier one, as a command-line value overrides the file's.
         line.setOverwrittenOptionsAllowed(true);
@@ -91,7 +100,7 @@ public abstract class ConfigCommand<C> implements Callable<Integer> {
                     .description(row.helpWithDefault())
                     .hasInitialValue(false)
                     .setter(new Collector(
-                            value -> command.commandLine.add(new Occurrence(row, value, ConfigSource.commandLine()))));
+                            value -> command.given(new Occurrence(row, value, ConfigSource.commandLine()))));
             if (row.type().flag()) {
                 option.arity("0..1").fallbackValue("");
             } else {

@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
         },
         optionListHeading = "%nOptions:%n",
         footer = {"", "Exit codes: 0 normal end, 2 invalid option or configuration, 1 failure while running."})
-public final class OriginCommand extends ConfigCommand<OriginConfig> {
+public final class OriginCommand extends ConfigCommand<Occurrence, OriginConfig> {
     private final OriginServerLauncher launcher;
 
     @Option(

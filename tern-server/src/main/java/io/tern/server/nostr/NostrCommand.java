@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
         },
         optionListHeading = "%nOptions:%n",
         footer = {"", "Exit codes: 0 normal end, 2 invalid option or configuration, 1 failure while running."})
-public final class NostrCommand extends ConfigCommand<NostrSettings> {
+public final class NostrCommand extends ConfigCommand<Occurrence, NostrSettings> {
     /** Starts the relay with validated settings and returns the exit code when it stops. */
     @FunctionalInterface
     public interface Launcher {
