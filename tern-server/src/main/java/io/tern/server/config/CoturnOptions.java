@@ -23,6 +23,7 @@ import static io.tern.server.option.OptionTypes.repeatable;
 import io.tern.netty.stream.StreamSettings;
 import io.tern.server.config.OptionDef.Status;
 import io.tern.server.option.Arity;
+import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.policy.IpRange;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -221,22 +222,22 @@ public final class CoturnOptions {
 
     public static final OptionDef<Integer> UNAUTHENTICATED_RATE = add(supported("unauthenticated-rate")
             .ternExtension()
-            .type(integer(1, ANY), 50)
+            .type(integer(1, ANY), TurnEngineConfig.DEFAULT_UNAUTHENTICATED_PER_SECOND)
             .help("401 and 438 answers per second per source IP, after a burst of twice as many; requests"
                     + " beyond it get no answer, so the relay cannot be used to reflect traffic. Raise it"
                     + " for many clients behind one address (a carrier NAT, a load test)."));
 
     public static final OptionDef<Integer> MAX_ALLOCATE_LIFETIME = add(supported("max-allocate-lifetime")
-            .type(optionalInteger("<seconds>", 1), 3600)
+            .type(optionalInteger("<seconds>", 1), TurnEngineConfig.DEFAULT_MAX_LIFETIME_SECONDS)
             .help("Maximum allocation lifetime in seconds.")
             .note(c -> "default allocation lifetime: " + c.defaultAllocationLifetimeSeconds() + " s"));
 
     public static final OptionDef<Integer> CHANNEL_LIFETIME = add(supported("channel-lifetime")
-            .type(optionalInteger("<seconds>", 1), 600)
+            .type(optionalInteger("<seconds>", 1), TurnEngineConfig.DEFAULT_CHANNEL_LIFETIME_SECONDS)
             .help("Channel binding lifetime in seconds."));
 
     public static final OptionDef<Integer> PERMISSION_LIFETIME = add(supported("permission-lifetime")
-            .type(optionalInteger("<seconds>", 1), 300)
+            .type(optionalInteger("<seconds>", 1), TurnEngineConfig.DEFAULT_PERMISSION_LIFETIME_SECONDS)
             .help("Permission lifetime in seconds."));
 
     public static final OptionDef<Integer> STALE_NONCE = add(supported("stale-nonce")
