@@ -40,9 +40,15 @@ public final class NostrCommand extends ConfigCommand<Occurrence, NostrSettings>
     @Option(
             names = "-c",
             paramLabel = "<file>",
-            order = -1,
+            order = -2,
             description = "Configuration file ('name=value' lines). Default: none.")
     private Path configFile;
+
+    @Option(
+            names = "--print-config",
+            order = -1,
+            description = "Print the effective configuration in the file's syntax and exit without starting.")
+    private boolean printConfig;
 
     public NostrCommand(Launcher launcher) {
         super("nostr");
@@ -65,6 +71,11 @@ public final class NostrCommand extends ConfigCommand<Occurrence, NostrSettings>
 
     @Override
     protected int run(NostrSettings settings) throws Exception {
+        if (printConfig) {
+            out().print(settings.print());
+            out().flush();
+            return 0;
+        }
         return launcher.launch(settings);
     }
 }

@@ -38,7 +38,7 @@ public final class NostrOptions {
     public static final Option<String> LISTEN = row(
             "listen",
             text("<address>"),
-            "::",
+            null,
             "'::' (every IPv4 and IPv6 address; 0.0.0.0 on a host without IPv6)",
             "Address to listen on.");
     public static final Option<Path> DB = row(

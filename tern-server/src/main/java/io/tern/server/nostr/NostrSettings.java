@@ -90,6 +90,11 @@ public final class NostrSettings {
         }
     }
 
+    /** The effective settings in the {@code -c} file's syntax; reading them back gives the same settings. */
+    public String print() {
+        return values.print("# tern nostr: the effective configuration (read back with -c FILE)");
+    }
+
     /** The relay's configuration. */
     public RelayConfig relayConfig() {
         return relay;
@@ -108,7 +113,7 @@ public final class NostrSettings {
 
     /** {@code --listen}, by default '::' where the host has IPv6 (a dual-stack socket) and else 0.0.0.0. */
     public InetSocketAddress listenAddress() {
-        if (values.given(LISTEN)) {
+        if (values.get(LISTEN) != null) {
             return new InetSocketAddress(values.get(LISTEN), values.get(PORT));
         }
         boolean ipv6 = AddressPlan.interfaceAddresses().stream().anyMatch(Inet6Address.class::isInstance);

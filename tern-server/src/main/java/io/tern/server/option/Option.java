@@ -7,8 +7,7 @@ import java.util.Objects;
  * One option, one row: its name (the same on the command line, {@code --name}, and in the file,
  * {@code name = value}), its value type, its default, where it may be set and what it does. The
  * command line ({@link io.tern.server.cli.ConfigCommand}), the file reader, {@code --help},
- * {@code --print-config} ({@link OptionPrinter}) and the README's tables ({@link OptionTable}) are
- * all made from the rows. The default comes from the engine's configuration record where the
+ * {@code --print-config} ({@link #printed}) and the README's tables are all made from the rows. The default comes from the engine's configuration record where the
  * engine has one ({@code PackagerConfig.DEFAULT_PART_TARGET_MS}), so it is written once.
  *
  * @param name         the option's name, without dashes
@@ -78,6 +77,17 @@ public record Option<V>(
     @SuppressWarnings("unchecked")
     public String format(Object value) {
         return type.format((V) value);
+    }
+
+    /**
+     * This row's {@code --print-config} line, which reads back as {@code value}: {@code name = value},
+     * or a comment for "none" and for a secret, which is never shown.
+     */
+    public String printed(Object value) {
+        if (value == null) {
+            return "# " + name + ": " + defaultText;
+        }
+        return secret ? "# " + name + " is set (not shown)" : name + " = " + format(value);
     }
 
     @Override

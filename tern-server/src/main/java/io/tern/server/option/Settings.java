@@ -42,6 +42,14 @@ public final class Settings {
         return values.get(option).source();
     }
 
+    /** Every value in the file's syntax ({@link Option#printed}), in table order, after {@code heading}. */
+    public String print(String heading) {
+        StringBuilder out = new StringBuilder(heading).append('\n');
+        values.forEach(
+                (row, setting) -> out.append(row.printed(setting.value())).append('\n'));
+        return out.toString();
+    }
+
     public boolean given(Option<?> option) {
         return !source(option).equals(ConfigSource.defaultValue());
     }

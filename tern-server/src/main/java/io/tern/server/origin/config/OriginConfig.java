@@ -296,19 +296,6 @@ public final class OriginConfig {
     }
 
     private static void line(StringBuilder out, Option<?> row, Setting setting) {
-        if (setting.value() == null) {
-            out.append("# ")
-                    .append(row.name())
-                    .append(": ")
-                    .append(row.defaultText())
-                    .append('\n');
-        } else if (row.secret()) {
-            out.append("# ").append(row.name()).append(" is set (not shown)\n");
-        } else {
-            out.append(row.name())
-                    .append(" = ")
-                    .append(row.format(setting.value()))
-                    .append('\n');
-        }
+        out.append(row.printed(setting.value())).append('\n');
     }
 }
