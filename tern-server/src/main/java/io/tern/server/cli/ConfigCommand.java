@@ -1,7 +1,7 @@
 package io.tern.server.cli;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Occurrence;
 import java.io.PrintWriter;
 import java.util.ArrayList;

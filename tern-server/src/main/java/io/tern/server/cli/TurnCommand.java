@@ -1,6 +1,5 @@
 package io.tern.server.cli;
 
-import io.tern.server.config.ConfigSource;
 import io.tern.server.config.CoturnConfigReader;
 import io.tern.server.config.CoturnOptions;
 import io.tern.server.config.OptionDef;
@@ -10,6 +9,7 @@ import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.config.WarningSink;
 import io.tern.server.option.Arity;
+import io.tern.server.option.ConfigSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.tern.server.config;
 
 import io.tern.server.option.Arity;
+import io.tern.server.option.ConfigSource;
 import io.tern.server.option.OptionType;
 import io.tern.server.option.OptionTypes;
 import io.tern.stun.address.IpLiterals;

@@ -1,6 +1,7 @@
 package io.tern.server.config;
 
 import io.tern.server.option.Arity;
+import io.tern.server.option.ConfigException;
 import io.tern.server.option.OptionType;
 import java.util.ArrayList;
 import java.util.List;

@@ -21,6 +21,8 @@ import static io.tern.server.config.CoturnOptions.USER;
 import static io.tern.server.config.CoturnOptions.USE_AUTH_SECRET;
 
 import io.tern.server.config.OptionDef.Status;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.tern.server.nostr;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigLines;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigLines;
 import io.tern.server.option.Occurrence;
 import io.tern.server.option.Option;
 import java.nio.file.Path;

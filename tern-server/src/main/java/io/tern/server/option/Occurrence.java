@@ -1,6 +1,5 @@
 package io.tern.server.option;
 
-import io.tern.server.config.ConfigSource;
 import java.util.Objects;
 
 /**

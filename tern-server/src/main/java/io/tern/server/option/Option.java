@@ -1,12 +1,11 @@
 package io.tern.server.option;
 
-import io.tern.server.config.ConfigException;
 import java.util.Objects;
 
 /**
  * One option, one row: its name (the same on the command line, {@code --name}, and in the file,
  * {@code name = value}), its value type, its default, where it may be set and what it does. The
- * command line ({@link io.tern.server.cli.ConfigCommand}), the file reader, {@code --help},
+ * command line ({@code io.tern.server.cli.ConfigCommand}), the file reader, {@code --help},
  * {@code --print-config} ({@link #printed}) and the README's tables are all made from the rows. The default comes from the engine's configuration record where the
  * engine has one ({@code PackagerConfig.DEFAULT_PART_TARGET_MS}), so it is written once.
  *

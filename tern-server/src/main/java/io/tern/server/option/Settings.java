@@ -1,6 +1,5 @@
 package io.tern.server.option;
 
-import io.tern.server.config.ConfigSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +16,7 @@ public final class Settings {
     private Settings() {}
 
     /**
-     * @throws io.tern.server.config.ConfigException naming the option, the value and where it was written
+     * @throws io.tern.server.option.ConfigException naming the option, the value and where it was written
      */
     public static Settings assemble(List<Option<?>> rows, List<Occurrence> occurrences) {
         Settings settings = new Settings();

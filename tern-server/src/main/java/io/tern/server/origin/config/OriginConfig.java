@@ -17,8 +17,8 @@ import static io.tern.server.origin.config.OriginOptions.SEGMENT_TARGET_MS;
 import static io.tern.server.origin.config.OriginOptions.TLS_CERT;
 import static io.tern.server.origin.config.OriginOptions.TLS_KEY;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Occurrence;
 import io.tern.server.option.Option;
 import io.tern.server.origin.auth.PublishSecret;

@@ -1,8 +1,8 @@
 package io.tern.server.origin.config;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigLines;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigLines;
+import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Occurrence;
 import io.tern.server.option.Option;
 import io.tern.server.origin.registry.StreamNames;

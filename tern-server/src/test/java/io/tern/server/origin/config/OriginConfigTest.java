@@ -3,8 +3,8 @@ package io.tern.server.origin.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Occurrence;
 import io.tern.server.option.Option;
 import java.net.InetAddress;

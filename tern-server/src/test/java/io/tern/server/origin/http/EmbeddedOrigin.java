@@ -13,7 +13,7 @@ import io.tern.hls.testing.TestMedia;
 import io.tern.media.AccessUnit;
 import io.tern.netty.http.HttpLimits;
 import io.tern.netty.http.HttpService;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Occurrence;
 import io.tern.server.option.Option;
 import io.tern.server.origin.auth.PublishPolicy;

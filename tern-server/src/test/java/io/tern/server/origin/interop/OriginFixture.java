@@ -2,7 +2,7 @@ package io.tern.server.origin.interop;
 
 import static org.assertj.core.api.Assertions.fail;
 
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Occurrence;
 import io.tern.server.option.Option;
 import io.tern.server.origin.OriginServer;
