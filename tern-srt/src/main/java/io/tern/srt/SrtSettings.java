@@ -27,13 +27,18 @@ public record SrtSettings(
     public static final int SRT_VERSION = 0x010501;
     public static final int MTU = 1500;
     public static final int PAYLOAD_BYTES = 1316;
+    // The defaults and bounds the origin's options read, so each is written once.
+    public static final int DEFAULT_LATENCY_MS = 120;
+    public static final int MIN_LATENCY_MS = 20;
+    public static final int MAX_LATENCY_MS = 10_000;
+    public static final int DEFAULT_MAX_SESSIONS = 1000;
 
     public static SrtSettings defaults() {
-        return new SrtSettings(120, 50_000_000L, 8192, 1000, 16, 5000, 3000, 0x010300);
+        return new SrtSettings(DEFAULT_LATENCY_MS, 50_000_000L, 8192, DEFAULT_MAX_SESSIONS, 16, 5000, 3000, 0x010300);
     }
 
     public SrtSettings {
-        require(latencyMs >= 20 && latencyMs <= 10_000, "latencyMs", latencyMs);
+        require(latencyMs >= MIN_LATENCY_MS && latencyMs <= MAX_LATENCY_MS, "latencyMs", latencyMs);
         require(maxBitrateBps >= 100_000, "maxBitrateBps", maxBitrateBps);
         require(
                 maxBufferPackets >= 64 && Integer.bitCount(maxBufferPackets) == 1,

@@ -36,16 +36,27 @@ public record PackagerConfig(
         int maxAccessUnitBytes,
         PartDelivery partDelivery) {
 
+    // The defaults and bounds the origin's options read, so each is written once.
     public static final int DEFAULT_PART_TARGET_MS = 200;
+    public static final int MIN_PART_TARGET_MS = 50;
+    public static final int MAX_PART_TARGET_MS = 5000;
     public static final int DEFAULT_SEGMENT_TARGET_MS = 2000;
+    public static final int MIN_SEGMENT_TARGET_MS = 500;
+    public static final int MAX_SEGMENT_TARGET_MS = 60_000;
+    public static final int DEFAULT_PLAYLIST_WINDOW_MS = 24_000;
+    /** The least the option takes; the packager also needs three target durations (§6.2.2). */
+    public static final int MIN_PLAYLIST_WINDOW_MS = 1000;
+
+    public static final int MAX_PLAYLIST_WINDOW_MS = 3_600_000;
+    public static final int MAX_HELD_REQUESTS = 10_000_000;
 
     public PackagerConfig {
         Objects.requireNonNull(partDelivery, "partDelivery");
         if (instanceId == null || !instanceId.matches("[A-Za-z0-9_-]{1,64}")) {
             throw invalid("instanceId", instanceId, "1 to 64 characters of [A-Za-z0-9_-]");
         }
-        check("partTargetMs", partTargetMs, 50, 5000);
-        check("segmentTargetMs", segmentTargetMs, 500, 60_000);
+        check("partTargetMs", partTargetMs, MIN_PART_TARGET_MS, MAX_PART_TARGET_MS);
+        check("segmentTargetMs", segmentTargetMs, MIN_SEGMENT_TARGET_MS, MAX_SEGMENT_TARGET_MS);
         if (segmentTargetMs < 2 * partTargetMs) {
             throw invalid("segmentTargetMs", segmentTargetMs, "at least twice partTargetMs (" + partTargetMs + ")");
         }
@@ -57,15 +68,15 @@ public record PackagerConfig(
             }
         }
         long minWindowMs = 3000L * effectiveTargetDurationS(targetDurationS, segmentTargetMs);
-        if (playlistWindowMs < minWindowMs || playlistWindowMs > 3_600_000) {
+        if (playlistWindowMs < minWindowMs || playlistWindowMs > MAX_PLAYLIST_WINDOW_MS) {
             throw invalid(
                     "playlistWindowMs",
                     playlistWindowMs,
-                    "between three target durations (" + minWindowMs + ") and 3600000");
+                    "between three target durations (" + minWindowMs + ") and " + MAX_PLAYLIST_WINDOW_MS);
         }
         check("discontinuityGapMs", discontinuityGapMs, 100, 60_000);
         check("audioFramesPerChunk", audioFramesPerChunk, 1, 64);
-        check("maxHeldRequests", maxHeldRequests, 1, 10_000_000);
+        check("maxHeldRequests", maxHeldRequests, 1, MAX_HELD_REQUESTS);
         if (maxRetainedBytes < 1 << 20) {
             throw invalid("maxRetainedBytes", maxRetainedBytes, "at least 1048576");
         }
@@ -79,7 +90,7 @@ public record PackagerConfig(
                 DEFAULT_PART_TARGET_MS,
                 DEFAULT_SEGMENT_TARGET_MS,
                 0,
-                24_000,
+                DEFAULT_PLAYLIST_WINDOW_MS,
                 1000,
                 3,
                 10_000,

@@ -1,22 +1,15 @@
 package io.tern.server.cli;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
-import io.tern.server.origin.config.OptionOccurrence;
+import io.tern.server.option.Occurrence;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.config.OriginConfigFile;
-import io.tern.server.origin.config.OriginOption;
 import io.tern.server.origin.config.OriginOptions;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code tern origin}: the live origin (RTMP in, LL-HLS out). Reads {@code -c FILE}, applies the
@@ -39,12 +32,8 @@ import picocli.CommandLine.Spec;
         },
         optionListHeading = "%nOptions:%n",
         footer = {"", "Exit codes: 0 normal end, 2 invalid option or configuration, 1 failure while running."})
-public final class OriginCommand implements Callable<Integer> {
+public final class OriginCommand extends ConfigCommand<Occurrence, OriginConfig> {
     private final OriginServerLauncher launcher;
-    private final List<OptionOccurrence> commandLineValues = new ArrayList<>();
-
-    @Spec
-    private CommandSpec spec;
 
     @Option(
             names = "-c",
@@ -59,51 +48,27 @@ public final class OriginCommand implements Callable<Integer> {
             description = "Print the effective configuration in the file's syntax and exit without starting.")
     private boolean printConfig;
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            order = 1000,
-            description = "Show this help and exit.")
-    private boolean help;
-
     public OriginCommand(OriginServerLauncher launcher) {
+        super("origin");
         this.launcher = Objects.requireNonNull(launcher, "launcher");
     }
 
     /** The command with one option per row of {@link OriginOptions}. */
     public static CommandLine commandLine(OriginServerLauncher launcher) {
-        OriginCommand command = new OriginCommand(launcher);
-        CommandLine line = new CommandLine(command);
-        TableOptions options = new TableOptions(line);
-        for (OriginOption<?> row : OriginOptions.all()) {
-            boolean flag = row.type().flag();
-            options.add(
-                    row.name(),
-                    flag ? "<on|off>" : row.type().paramLabel(),
-                    row.helpWithDefault(),
-                    flag,
-                    value -> command.commandLineValues.add(
-                            new OptionOccurrence(row, value, ConfigSource.commandLine(), null)));
-        }
-        return line;
+        return withRows(new OriginCommand(launcher), OriginOptions.all());
     }
 
     @Override
-    public Integer call() throws Exception {
-        List<OptionOccurrence> cli = List.copyOf(commandLineValues);
-        commandLineValues.clear();
-        OriginConfig config;
-        try {
-            List<OptionOccurrence> file = configFile == null ? List.of() : OriginConfigFile.read(configFile);
-            config = OriginConfig.assemble(file, cli);
-        } catch (ConfigException e) {
-            spec.commandLine().getErr().println("tern origin: " + e.getMessage());
-            spec.commandLine().getErr().flush();
-            return CommandLine.ExitCode.USAGE;
-        }
+    protected OriginConfig assemble(List<Occurrence> commandLine) {
+        List<Occurrence> file = configFile == null ? List.of() : OriginConfigFile.read(configFile);
+        return OriginConfig.assemble(file, commandLine);
+    }
+
+    @Override
+    protected int run(OriginConfig config) throws Exception {
         if (printConfig) {
-            spec.commandLine().getOut().print(config.print());
-            spec.commandLine().getOut().flush();
+            out().print(config.print());
+            out().flush();
             return 0;
         }
         return launcher.launch(config);

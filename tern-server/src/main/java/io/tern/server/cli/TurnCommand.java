@@ -1,31 +1,27 @@
 package io.tern.server.cli;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
 import io.tern.server.config.CoturnConfigReader;
 import io.tern.server.config.CoturnOptions;
 import io.tern.server.config.OptionDef;
-import io.tern.server.config.OptionDef.Arity;
 import io.tern.server.config.OptionDef.Status;
 import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.config.WarningSink;
 import io.tern.server.log.LogLevelOption;
+import io.tern.server.option.Arity;
+import io.tern.server.option.ConfigSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.ISetter;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code tern turn}: a STUN/TURN relay configured like coturn. Reads {@code -c FILE} (coturn's
@@ -49,13 +45,9 @@ import picocli.CommandLine.Spec;
             "Flags take an optional value: --fingerprint=off (on/off, yes/no, 1/0, true/false)."
         },
         optionListHeading = "%nOptions:%n")
-public final class TurnCommand implements Callable<Integer> {
+public final class TurnCommand extends ConfigCommand<OptionValue, TurnServerConfig> {
     private final TurnServerLauncher launcher;
     private final WarningSink warnings;
-    private final List<OptionValue> commandLineValues = new ArrayList<>();
-
-    @Spec
-    private CommandSpec spec;
 
     @Option(
             names = "-c",
@@ -81,14 +73,8 @@ public final class TurnCommand implements Callable<Integer> {
     @Mixin
     private LogLevelOption logLevel = new LogLevelOption();
 
-    @Option(
-            names = {"-h", "--help"},
-            usageHelp = true,
-            order = 1000,
-            description = "Show this help and exit.")
-    private boolean help;
-
     public TurnCommand(final TurnServerLauncher launcher, final WarningSink warnings) {
+        super("turn");
         this.launcher = Objects.requireNonNull(launcher, "launcher");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
     }
@@ -160,21 +146,16 @@ public final class TurnCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws Exception {
-        final List<OptionValue> cli = List.copyOf(commandLineValues);
-        commandLineValues.clear();
-        final TurnServerConfig config;
-        try {
-            final List<OptionValue> file =
-                    configFile == null || noConfigFile ? List.of() : new CoturnConfigReader(warnings).read(configFile);
-            config = new TurnServerConfigAssembler(warnings).assemble(file, cli);
-        } catch (final ConfigException ex) {
-            spec.commandLine().getErr().println("tern turn: " + ex.getMessage());
-            spec.commandLine().getErr().flush();
-            return CommandLine.ExitCode.USAGE;
-        }
+    protected TurnServerConfig assemble(final List<OptionValue> commandLine) {
+        final List<OptionValue> file =
+                configFile == null || noConfigFile ? List.of() : new CoturnConfigReader(warnings).read(configFile);
+        return new TurnServerConfigAssembler(warnings).assemble(file, commandLine);
+    }
+
+    @Override
+    protected int run(final TurnServerConfig config) throws Exception {
         if (printConfig) {
-            return new PrintConfigLauncher(spec.commandLine().getOut()).launch(config);
+            return new PrintConfigLauncher(out()).launch(config);
         }
         logLevel.request();
         return launcher.launch(config);
@@ -203,9 +184,9 @@ public final class TurnCommand implements Callable<Integer> {
         public <T> T set(final T value) {
             if (value instanceof Boolean) {
                 // a short flag such as -v: present means on
-                commandLineValues.add(new OptionValue(option, "", ConfigSource.commandLine(), name));
+                given(new OptionValue(option, "", ConfigSource.commandLine(), name));
             } else if (value != null) {
-                commandLineValues.add(new OptionValue(option, value.toString(), ConfigSource.commandLine(), name));
+                given(new OptionValue(option, value.toString(), ConfigSource.commandLine(), name));
             }
             return null;
         }

@@ -1,5 +1,7 @@
 package io.tern.server.config;
 
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,28 +1,29 @@
 package io.tern.server.config;
 
+import static io.tern.server.config.CoturnTypes.character;
+import static io.tern.server.config.CoturnTypes.choice;
+import static io.tern.server.config.CoturnTypes.externalIp;
+import static io.tern.server.config.CoturnTypes.fileRelativeToConfig;
+import static io.tern.server.config.CoturnTypes.flag;
+import static io.tern.server.config.CoturnTypes.given;
+import static io.tern.server.config.CoturnTypes.ip;
+import static io.tern.server.config.CoturnTypes.ipRange;
+import static io.tern.server.config.CoturnTypes.optionalInteger;
+import static io.tern.server.config.CoturnTypes.path;
+import static io.tern.server.config.CoturnTypes.port;
+import static io.tern.server.config.CoturnTypes.raw;
+import static io.tern.server.config.CoturnTypes.stickyFlag;
+import static io.tern.server.config.CoturnTypes.text;
 import static io.tern.server.config.OptionDef.supported;
 import static io.tern.server.config.OptionDef.unsupported;
-import static io.tern.server.config.OptionTypes.character;
-import static io.tern.server.config.OptionTypes.choice;
-import static io.tern.server.config.OptionTypes.externalIp;
-import static io.tern.server.config.OptionTypes.fileRelativeToConfig;
-import static io.tern.server.config.OptionTypes.flag;
-import static io.tern.server.config.OptionTypes.integer;
-import static io.tern.server.config.OptionTypes.ip;
-import static io.tern.server.config.OptionTypes.ipRange;
-import static io.tern.server.config.OptionTypes.occurrence;
-import static io.tern.server.config.OptionTypes.optional;
-import static io.tern.server.config.OptionTypes.optionalInteger;
-import static io.tern.server.config.OptionTypes.path;
-import static io.tern.server.config.OptionTypes.port;
-import static io.tern.server.config.OptionTypes.raw;
-import static io.tern.server.config.OptionTypes.repeatable;
-import static io.tern.server.config.OptionTypes.stickyFlag;
-import static io.tern.server.config.OptionTypes.text;
+import static io.tern.server.option.OptionTypes.integer;
+import static io.tern.server.option.OptionTypes.optional;
+import static io.tern.server.option.OptionTypes.repeatable;
 
 import io.tern.netty.stream.StreamSettings;
-import io.tern.server.config.OptionDef.Arity;
 import io.tern.server.config.OptionDef.Status;
+import io.tern.server.option.Arity;
+import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.policy.IpRange;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -176,9 +177,9 @@ public final class CoturnOptions {
             .help("Allow anonymous access (open relay). Without any auth option Tern runs the TURN REST API with"
                     + " a freshly generated secret, printed once at start."));
 
-    public static final OptionDef<List<OptionValue>> USER = add(supported("user")
+    public static final OptionDef<List<CoturnTypes.Given>> USER = add(supported("user")
             .shortFlag("-u")
-            .type(repeatable(occurrence("<name:password>")), List.of())
+            .type(repeatable(given("<name:password>")), List.of())
             .help("Static long-term user, 'name:password' or 'name:0x<32 hex digits>' where the key is"
                     + " MD5(name:realm:password); repeat for several.")
             .printer((c, showSecrets) -> c.staticUsers().stream()
@@ -221,22 +222,22 @@ public final class CoturnOptions {
 
     public static final OptionDef<Integer> UNAUTHENTICATED_RATE = add(supported("unauthenticated-rate")
             .ternExtension()
-            .type(integer(1, ANY), 50)
+            .type(integer(1, ANY), TurnEngineConfig.DEFAULT_UNAUTHENTICATED_PER_SECOND)
             .help("401 and 438 answers per second per source IP, after a burst of twice as many; requests"
                     + " beyond it get no answer, so the relay cannot be used to reflect traffic. Raise it"
                     + " for many clients behind one address (a carrier NAT, a load test)."));
 
     public static final OptionDef<Integer> MAX_ALLOCATE_LIFETIME = add(supported("max-allocate-lifetime")
-            .type(optionalInteger("<seconds>", 1), 3600)
+            .type(optionalInteger("<seconds>", 1), TurnEngineConfig.DEFAULT_MAX_LIFETIME_SECONDS)
             .help("Maximum allocation lifetime in seconds.")
             .note(c -> "default allocation lifetime: " + c.defaultAllocationLifetimeSeconds() + " s"));
 
     public static final OptionDef<Integer> CHANNEL_LIFETIME = add(supported("channel-lifetime")
-            .type(optionalInteger("<seconds>", 1), 600)
+            .type(optionalInteger("<seconds>", 1), TurnEngineConfig.DEFAULT_CHANNEL_LIFETIME_SECONDS)
             .help("Channel binding lifetime in seconds."));
 
     public static final OptionDef<Integer> PERMISSION_LIFETIME = add(supported("permission-lifetime")
-            .type(optionalInteger("<seconds>", 1), 300)
+            .type(optionalInteger("<seconds>", 1), TurnEngineConfig.DEFAULT_PERMISSION_LIFETIME_SECONDS)
             .help("Permission lifetime in seconds."));
 
     public static final OptionDef<Integer> STALE_NONCE = add(supported("stale-nonce")

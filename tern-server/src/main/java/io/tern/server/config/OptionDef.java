@@ -1,5 +1,8 @@
 package io.tern.server.config;
 
+import io.tern.server.option.Arity;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.OptionType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -17,16 +20,6 @@ import java.util.function.Predicate;
  * @param <V> the value the option holds
  */
 public final class OptionDef<V> {
-    /** How coturn's getopt table declares the option. */
-    public enum Arity {
-        /** {@code name} alone means true; {@code name=off} etc. are accepted (coturn's get_bool_value). */
-        FLAG,
-        /** {@code name} alone means "the default", otherwise {@code name=value}. */
-        OPTIONAL_VALUE,
-        /** {@code name=value} only. */
-        REQUIRED_VALUE
-    }
-
     /** What Tern does when it sees the option. */
     public enum Status {
         /** Tern implements it. */
@@ -92,7 +85,7 @@ public final class OptionDef<V> {
     /** A coturn option Tern always behaves as asked by: accepted and ignored silently. */
     static OptionDef<Void> alwaysTrue(final String name, final String help) {
         return new Builder<Void>(name, Status.ALWAYS_TRUE)
-                .type(OptionTypes.ignored(Arity.FLAG))
+                .type(CoturnTypes.ignored(Arity.FLAG))
                 .help(help)
                 .build();
     }
@@ -100,7 +93,7 @@ public final class OptionDef<V> {
     /** A known coturn option Tern does not implement: warned about once and ignored. */
     static OptionDef<Void> unsupported(final String name, final Arity arity, final String... aliasesAndShortFlag) {
         final Builder<Void> b = new Builder<Void>(name, Status.UNSUPPORTED)
-                .type(OptionTypes.ignored(arity))
+                .type(CoturnTypes.ignored(arity))
                 .help("coturn option not supported by Tern; ignored with a warning.");
         for (final String other : aliasesAndShortFlag) {
             if (other.startsWith("-")) {
@@ -185,12 +178,25 @@ public final class OptionDef<V> {
 
     /** Applies one occurrence to {@code values}: this row's value, then the rows it implies. */
     void apply(final OptionValues.Builder values, final OptionValue occurrence) {
-        final V value = type.apply(values.get(this), occurrence);
+        final V value = valueAfter(values.get(this), occurrence);
         if (keepsOwnValue) {
             values.put(this, value);
         }
         for (final Implication<V, ?> implication : implications) {
             implied(values, implication, value);
+        }
+    }
+
+    /** The value after {@code occurrence}; a bare name of an {@link Arity#OPTIONAL_VALUE} row means the default. */
+    private V valueAfter(final V current, final OptionValue occurrence) {
+        if (occurrence.value().isEmpty() && type.arity() == Arity.OPTIONAL_VALUE) {
+            return defaultValue;
+        }
+        try {
+            return type.apply(current, occurrence.value(), occurrence.source());
+        } catch (final IllegalArgumentException refused) {
+            throw ConfigException.invalidValue(
+                    occurrence.name(), occurrence.value(), refused.getMessage(), occurrence.source());
         }
     }
 
@@ -217,7 +223,7 @@ public final class OptionDef<V> {
         if (type.arity() == Arity.FLAG && value.equals(defaultValue)) {
             return lines;
         }
-        for (final String text : type.format(value)) {
+        for (final String text : type.lines(value)) {
             lines.add(text.isEmpty() ? name : name + "=" + text);
         }
         return lines;

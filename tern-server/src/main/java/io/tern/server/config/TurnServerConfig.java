@@ -2,6 +2,7 @@ package io.tern.server.config;
 
 import static io.tern.server.config.CoturnOptions.*;
 
+import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.policy.IpRange;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ import java.util.Optional;
 public record TurnServerConfig(
         OptionValues options, AuthMode authMode, List<StaticUser> staticUsers, Optional<String> generatedSecret) {
     /** RFC 8656 section 3.2: 10 minutes when the client does not ask for a lifetime. */
-    public static final int DEFAULT_ALLOCATION_LIFETIME_SECONDS = 600;
+    public static final int DEFAULT_ALLOCATION_LIFETIME_SECONDS = TurnEngineConfig.DEFAULT_LIFETIME_SECONDS;
 
     public TurnServerConfig {
         Objects.requireNonNull(options, "options");

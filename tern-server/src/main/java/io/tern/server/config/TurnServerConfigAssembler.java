@@ -21,6 +21,8 @@ import static io.tern.server.config.CoturnOptions.USER;
 import static io.tern.server.config.CoturnOptions.USE_AUTH_SECRET;
 
 import io.tern.server.config.OptionDef.Status;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -243,8 +245,8 @@ public final class TurnServerConfigAssembler {
     /** coturn's add_static_user_account, applied after all options so the final realm is used. */
     private static List<StaticUser> staticUsers(final Assembly a) {
         final Map<String, StaticUser> byName = new LinkedHashMap<>();
-        for (final OptionValue v : a.get(USER)) {
-            final String text = v.value();
+        for (final CoturnTypes.Given v : a.get(USER)) {
+            final String text = v.text();
             final int colon = text.indexOf(':');
             int secretStart = colon + 1;
             while (colon > 0
@@ -254,7 +256,7 @@ public final class TurnServerConfigAssembler {
             }
             if (colon <= 0 || secretStart >= text.length()) {
                 throw ConfigException.invalidValue(
-                        v.name(), text, "must be name:password or name:0x<32 hex digits>", v.source());
+                        USER.name(), text, "must be name:password or name:0x<32 hex digits>", v.source());
             }
             final String name = text.substring(0, colon);
             final String secret = text.substring(secretStart);
@@ -263,7 +265,7 @@ public final class TurnServerConfigAssembler {
                 keyHex = secret.substring(2);
                 if (keyHex.length() != StaticUser.KEY_BYTES * 2 || !isHex(keyHex)) {
                     throw ConfigException.invalidValue(
-                            v.name(), text, "the key after '0x' must be exactly 32 hex digits", v.source());
+                            USER.name(), text, "the key after '0x' must be exactly 32 hex digits", v.source());
                 }
             } else {
                 keyHex = HexFormat.of().formatHex(md5(name + ":" + a.get(REALM) + ":" + secret));

@@ -8,9 +8,9 @@ import io.tern.nostr.crypto.SchnorrVerifiers;
 import io.tern.nostr.engine.RelayConfig;
 import io.tern.nostr.store.sqlite.SqliteEventStore;
 import io.tern.nostr.store.sqlite.SqliteStoreConfig;
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
 import io.tern.server.config.TernVersion;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
 import java.nio.file.Path;
 
 /**

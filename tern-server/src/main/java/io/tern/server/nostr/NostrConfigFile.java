@@ -1,8 +1,9 @@
 package io.tern.server.nostr;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigLines;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigLines;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,19 +13,16 @@ import java.util.List;
  * {@link NostrOptions}. An unknown name is an error naming the file and line.
  */
 final class NostrConfigFile {
-    /** One line's option, its value, and where it was written. */
-    record Entry(NostrOptions.Row row, String value, ConfigSource source) {}
-
     private NostrConfigFile() {}
 
-    static List<Entry> read(Path file) {
-        List<Entry> entries = new ArrayList<>();
+    static List<Occurrence> read(Path file) {
+        List<Occurrence> entries = new ArrayList<>();
         ConfigLines.parse(file.toString(), ConfigLines.read(file), (name, value, source) -> {
-            NostrOptions.Row row = NostrOptions.find(name);
+            Option<?> row = NostrOptions.find(name);
             if (row == null) {
                 throw new ConfigException("Unknown option '" + name + "' " + source.where());
             }
-            entries.add(new Entry(row, value, source));
+            entries.add(new Occurrence(row, value, source));
         });
         return entries;
     }

@@ -1,310 +1,180 @@
 package io.tern.server.nostr;
 
+import static io.tern.server.option.OptionTypes.anyText;
+import static io.tern.server.option.OptionTypes.count;
+import static io.tern.server.option.OptionTypes.decimal;
+import static io.tern.server.option.OptionTypes.flag;
+import static io.tern.server.option.OptionTypes.integer;
+import static io.tern.server.option.OptionTypes.parsed;
+import static io.tern.server.option.OptionTypes.path;
+import static io.tern.server.option.OptionTypes.text;
+
 import io.tern.nostr.engine.AuthMode;
 import io.tern.nostr.engine.RelayConfig;
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
-import java.nio.file.InvalidPathException;
+import io.tern.server.option.Option;
+import io.tern.server.option.OptionType;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.BiConsumer;
-import java.util.regex.Pattern;
 
 /**
  * The options of {@code tern nostr}, one row each: the command line ({@code --name value}), the
  * {@code -c} file ({@code name=value}), {@code --help} and the README's table are all made from
- * these rows. A value that does not parse stops start-up naming the option, the value and where it
- * was written; the relay's own checks ({@link RelayConfig.Builder#build()}) do the same for ranges.
+ * these rows. The relay's limits default to {@link RelayConfig#defaults()}, and the relay's own
+ * checks ({@link RelayConfig.Builder#build()}) bound them; {@link NostrSettings} hands the values
+ * to the relay and the store.
  */
 public final class NostrOptions {
-    private static final RelayConfig D = NostrSettings.DEFAULTS;
-    private static final Pattern INTEGER = Pattern.compile("[0-9]{1,18}");
-    private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,12}(\\.[0-9]{1,9})?");
+    private static final RelayConfig D = RelayConfig.defaults();
+    private static final List<Option<?>> ROWS = new ArrayList<>();
 
-    /** One option: what it is called, what it takes, its default as help states it, and what it sets. */
-    public record Row(String name, String label, String defaultText, String help, Setter setter) {
-        /** Help with the default, as {@code --help} shows it. */
-        public String helpWithDefault() {
-            return help + " Default: " + defaultText + ".";
-        }
+    /** Beside TURN's 9641 and the origin's 9642, so the three products can run on one host. */
+    static final int DEFAULT_PROMETHEUS_PORT = 9643;
 
-        void apply(NostrSettings settings, String value, ConfigSource source) {
-            settings.setFrom(name, source);
-            setter.set(settings, new Value(name, value, source));
-        }
-    }
-
-    /** One occurrence of an option. */
-    record Value(String option, String text, ConfigSource source) {
-        ConfigException invalid(String reason) {
-            return ConfigException.invalidValue(option, text, reason, source);
-        }
-
-        long integer() {
-            if (!INTEGER.matcher(text).matches()) {
-                throw invalid("must be a whole number >= 0");
-            }
-            return Long.parseLong(text);
-        }
-
-        int intValue() {
-            long value = integer();
-            if (value > Integer.MAX_VALUE) {
-                throw invalid("must be at most " + Integer.MAX_VALUE);
-            }
-            return (int) value;
-        }
-
-        double decimal() {
-            if (!DECIMAL.matcher(text).matches()) {
-                throw invalid("must be a number >= 0, such as 50 or 0.5");
-            }
-            return Double.parseDouble(text);
-        }
-
-        boolean flag() {
-            return switch (text.toLowerCase(Locale.ROOT)) {
-                case "", "on", "yes", "true", "1" -> true;
-                case "off", "no", "false", "0" -> false;
-                default -> throw invalid("must be on or off");
-            };
-        }
-
-        String nonEmpty() {
-            if (text.isEmpty()) {
-                throw invalid("must not be empty");
-            }
-            return text;
-        }
-    }
-
-    @FunctionalInterface
-    interface Setter {
-        void set(NostrSettings settings, Value value);
-    }
-
-    private static final List<Row> ROWS = List.of(
-            row("port", "<port>", "7777", "WebSocket (and NIP-11) port; 0 picks a free one.", (s, v) -> {
-                long port = v.integer();
-                if (port > 65535) {
-                    throw v.invalid("must be 0-65535");
-                }
-                s.port = (int) port;
-            }),
-            row(
-                    "listen",
-                    "<address>",
-                    "'::' (every IPv4 and IPv6 address; 0.0.0.0 on a host without IPv6)",
-                    "Address to listen on.",
-                    (s, v) -> {
-                        s.listen = v.nonEmpty();
-                        s.listenGiven = true;
-                    }),
-            row(
-                    "db",
-                    "<file>",
-                    "tern-nostr.db in the working directory",
-                    "SQLite database file (created if missing, with -wal and -shm files beside it).",
-                    (s, v) -> {
-                        try {
-                            s.db = Path.of(v.nonEmpty());
-                        } catch (InvalidPathException e) {
-                            throw v.invalid("not a path: " + e.getReason());
-                        }
-                    }),
-            row(
-                    "db-sync",
-                    "<full|normal>",
-                    "full",
-                    "full: an acknowledged event survives a power loss (fsync per batch); normal: it survives a"
-                            + " crash of the process only, and writes are cheaper.",
-                    (s, v) -> s.dbSyncFull = switch (v.text().toLowerCase(Locale.ROOT)) {
-                        case "full" -> true;
-                        case "normal" -> false;
-                        default -> throw v.invalid("must be full or normal");
-                    }),
-            row(
-                    "threads",
-                    "<n>",
-                    "1",
-                    "Event loops for connections; the relay engine shares the first. More than one only moves"
-                            + " socket work off the engine's thread (see the README).",
-                    (s, v) -> {
-                        long threads = v.integer();
-                        if (threads < 1 || threads > 64) {
-                            throw v.invalid("must be 1-64");
-                        }
-                        s.threads = (int) threads;
-                    }),
-            row(
-                    "auth",
-                    "<none|write|read|all>",
-                    "none",
-                    "What needs NIP-42 authentication: publishing (write), reading (read), both (all) or nothing;"
-                            + " AUTH is accepted in every mode.",
-                    (s, v) -> {
-                        try {
-                            s.auth = AuthMode.parse(v.text());
-                        } catch (IllegalArgumentException e) {
-                            throw v.invalid("must be none, write, read or all");
-                        }
-                    }),
-            row(
-                    "public-url",
-                    "<url>",
-                    "none: AUTH's relay tag must name the host and port the client connected to",
-                    "The relay's ws:// or wss:// URL, which NIP-42 AUTH events must name (set it behind a proxy).",
-                    (s, v) -> s.relay.publicUrl(v.nonEmpty())),
-            row("name", "<text>", "'" + D.name() + "'", "NIP-11 name.", (s, v) -> s.relay.name(v.nonEmpty())),
-            row(
-                    "description",
-                    "<text>",
-                    "'" + D.description() + "'",
-                    "NIP-11 description.",
-                    (s, v) -> s.relay.description(v.text())),
-            row(
-                    "relay-pubkey",
-                    "<hex>",
-                    "none",
-                    "NIP-11 pubkey of the operator (64 lowercase hex characters).",
-                    (s, v) -> s.relay.operatorPubkey(v.nonEmpty())),
-            row("contact", "<text>", "none", "NIP-11 contact.", (s, v) -> s.relay.contact(v.nonEmpty())),
-            intRow(
-                    "max-message-bytes",
-                    D.maxMessageBytes(),
-                    "Largest message acted on; larger gets NOTICE (past twice this the connection closes with 1009).",
-                    (s, v) -> s.relay.maxMessageBytes(v)),
-            intRow(
-                    "max-subscriptions",
-                    D.maxSubscriptions(),
-                    "Open REQs plus pending COUNTs per connection.",
-                    (s, v) -> s.relay.maxSubscriptions(v)),
-            intRow("max-filters", D.maxFilters(), "Filters per REQ or COUNT.", (s, v) -> s.relay.maxFilters(v)),
-            intRow("max-limit", D.maxLimit(), "A filter's limit is clamped to this.", (s, v) -> s.relay.maxLimit(v)),
-            intRow(
-                    "default-limit",
-                    D.defaultLimit(),
-                    "The limit of a filter without one.",
-                    (s, v) -> s.relay.defaultLimit(v)),
-            intRow(
-                    "max-subid-length",
-                    D.maxSubscriptionIdLength(),
-                    "Longest subscription id, in characters.",
-                    (s, v) -> s.relay.maxSubscriptionIdLength(v)),
-            intRow("max-event-tags", D.maxEventTags(), "Tags per event.", (s, v) -> s.relay.maxEventTags(v)),
-            longRow(
-                    "max-future-seconds",
-                    D.maxFutureSeconds(),
-                    "How far ahead of the relay's clock created_at may be.",
-                    (s, v) -> s.relay.maxFutureSeconds(v)),
-            longRow(
-                    "max-past-seconds",
-                    D.maxPastSeconds(),
-                    "How far behind the relay's clock created_at may be; 0 for no bound.",
-                    (s, v) -> s.relay.maxPastSeconds(v)),
-            longRow(
-                    "max-ephemeral-age-seconds",
-                    D.maxEphemeralAgeSeconds(),
-                    "An ephemeral event older than this is refused.",
-                    (s, v) -> s.relay.maxEphemeralAgeSeconds(v)),
-            longRow(
-                    "auth-window-seconds",
-                    D.authWindowSeconds(),
-                    "How far an AUTH event's created_at may be from the relay's clock.",
-                    (s, v) -> s.relay.authWindowSeconds(v)),
-            rateRow(
-                    "events-per-second-per-ip",
-                    D.eventsPerSecondPerIp(),
-                    "EVENT and AUTH messages per second from one IP address (token bucket); 0 turns it off.",
-                    (s, v) -> s.eventsPerSecondPerIp = v),
-            intRow(
-                    "event-burst-per-ip",
-                    D.eventBurstPerIp(),
-                    "The bucket's size: events one address may send at once.",
-                    (s, v) -> s.eventBurstPerIp = v),
-            rateRow(
-                    "events-per-second-per-pubkey",
-                    D.eventsPerSecondPerPubkey(),
-                    "EVENTs per second from one author, over every address; 0 turns it off.",
-                    (s, v) -> s.eventsPerSecondPerPubkey = v),
-            intRow(
-                    "event-burst-per-pubkey",
-                    D.eventBurstPerPubkey(),
-                    "Events one author may send at once.",
-                    (s, v) -> s.eventBurstPerPubkey = v),
-            rateRow(
-                    "reqs-per-second-per-ip",
-                    D.reqsPerSecondPerIp(),
-                    "REQ and COUNT messages per second from one IP address; 0 turns it off.",
-                    (s, v) -> s.reqsPerSecondPerIp = v),
-            intRow(
-                    "req-burst-per-ip",
-                    D.reqBurstPerIp(),
-                    "REQs one address may send at once.",
-                    (s, v) -> s.reqBurstPerIp = v),
-            intRow(
-                    "rate-limit-keys",
-                    D.rateLimitKeys(),
-                    "Addresses or pubkeys each rate limiter remembers (least recently seen forgotten first).",
-                    (s, v) -> s.relay.rateLimitKeys(v)),
-            intRow(
-                    "max-connections-per-ip",
-                    D.maxConnectionsPerIp(),
-                    "Connections open at once from one IP address; more are closed with 1008.",
-                    (s, v) -> s.relay.maxConnectionsPerIp(v)),
-            longRow(
-                    "max-outbound-bytes",
-                    D.maxOutboundBytes(),
-                    "Bytes queued unsent for one connection before it is a slow reader and is closed with 1008.",
-                    (s, v) -> s.relay.maxOutboundBytes(v)),
-            longRow(
-                    "query-timeout-ms",
-                    D.queryTimeoutNs() / 1_000_000,
-                    "A REQ's stored phase is cut short with EOSE after this; a COUNT gets CLOSED.",
-                    (s, v) -> s.relay.queryTimeoutMillis(v)),
-            longRow(
-                    "purge-interval-seconds",
-                    D.purgeIntervalNs() / 1_000_000_000,
-                    "How often NIP-40 expired events are deleted.",
-                    (s, v) -> s.relay.purgeIntervalSeconds(v)),
-            flagRow("nip09", "NIP-09 deletion requests (kind 5).", (s, v) -> s.relay.nip09(v)),
-            flagRow("nip40", "NIP-40 expiration.", (s, v) -> s.relay.nip40(v)),
-            flagRow("nip45", "NIP-45 COUNT.", (s, v) -> s.relay.nip45(v)),
-            row(
-                    "prometheus",
-                    "<on|off>",
-                    "off",
-                    "Serve Prometheus metrics on /metrics (and /health) at --prometheus-listen:--prometheus-port.",
-                    (s, v) -> s.prometheus = v.flag()),
-            row(
-                    "prometheus-listen",
-                    "<address>",
-                    "127.0.0.1",
-                    "Address of the metrics endpoint.",
-                    (s, v) -> s.prometheusListen = v.nonEmpty()),
-            row(
-                    "prometheus-port",
-                    "<port>",
-                    String.valueOf(NostrSettings.DEFAULT_PROMETHEUS_PORT),
-                    "Port of the metrics endpoint; 0 picks a free one.",
-                    (s, v) -> {
-                        long port = v.integer();
-                        if (port > 65535) {
-                            throw v.invalid("must be 0-65535");
-                        }
-                        s.prometheusPort = (int) port;
-                    }));
+    public static final Option<Integer> PORT =
+            row("port", integer("<port>", 0, 65535), 7777, null, "WebSocket (and NIP-11) port; 0 picks a free one.");
+    public static final Option<String> LISTEN = row(
+            "listen",
+            text("<address>"),
+            null,
+            "'::' (every IPv4 and IPv6 address; 0.0.0.0 on a host without IPv6)",
+            "Address to listen on.");
+    public static final Option<Path> DB = row(
+            "db",
+            path("<file>"),
+            Path.of("tern-nostr.db"),
+            "tern-nostr.db in the working directory",
+            "SQLite database file (created if missing, with -wal and -shm files beside it).");
+    public static final Option<Boolean> DB_SYNC_FULL = row(
+            "db-sync",
+            dbSync(),
+            true,
+            null,
+            "full: an acknowledged event survives a power loss (fsync per batch); normal: it survives a"
+                    + " crash of the process only, and writes are cheaper.");
+    public static final Option<Integer> THREADS = row(
+            "threads",
+            integer(1, 64),
+            1,
+            null,
+            "Event loops for connections; the relay engine shares the first. More than one only moves"
+                    + " socket work off the engine's thread (see the README).");
+    public static final Option<AuthMode> AUTH = row(
+            "auth",
+            authMode(),
+            D.authMode(),
+            null,
+            "What needs NIP-42 authentication: publishing (write), reading (read), both (all) or nothing;"
+                    + " AUTH is accepted in every mode.");
+    public static final Option<String> PUBLIC_URL = row(
+            "public-url",
+            text("<url>"),
+            null,
+            "none: AUTH's relay tag must name the host and port the client connected to",
+            "The relay's ws:// or wss:// URL, which NIP-42 AUTH events must name (set it behind a proxy).");
+    public static final Option<String> NAME =
+            row("name", text("<text>"), D.name(), "'" + D.name() + "'", "NIP-11 name.");
+    public static final Option<String> DESCRIPTION =
+            row("description", anyText("<text>"), D.description(), "'" + D.description() + "'", "NIP-11 description.");
+    public static final Option<String> RELAY_PUBKEY = row(
+            "relay-pubkey", text("<hex>"), null, null, "NIP-11 pubkey of the operator (64 lowercase hex characters).");
+    public static final Option<String> CONTACT = row("contact", text("<text>"), null, null, "NIP-11 contact.");
+    public static final Option<Integer> MAX_MESSAGE_BYTES = intRow(
+            "max-message-bytes",
+            D.maxMessageBytes(),
+            "Largest message acted on; larger gets NOTICE (past twice this the connection closes with 1009).");
+    public static final Option<Integer> MAX_SUBSCRIPTIONS =
+            intRow("max-subscriptions", D.maxSubscriptions(), "Open REQs plus pending COUNTs per connection.");
+    public static final Option<Integer> MAX_FILTERS =
+            intRow("max-filters", D.maxFilters(), "Filters per REQ or COUNT.");
+    public static final Option<Integer> MAX_LIMIT =
+            intRow("max-limit", D.maxLimit(), "A filter's limit is clamped to this.");
+    public static final Option<Integer> DEFAULT_LIMIT =
+            intRow("default-limit", D.defaultLimit(), "The limit of a filter without one.");
+    public static final Option<Integer> MAX_SUBID_LENGTH =
+            intRow("max-subid-length", D.maxSubscriptionIdLength(), "Longest subscription id, in characters.");
+    public static final Option<Integer> MAX_EVENT_TAGS = intRow("max-event-tags", D.maxEventTags(), "Tags per event.");
+    public static final Option<Long> MAX_FUTURE_SECONDS = longRow(
+            "max-future-seconds", D.maxFutureSeconds(), "How far ahead of the relay's clock created_at may be.");
+    public static final Option<Long> MAX_PAST_SECONDS = longRow(
+            "max-past-seconds",
+            D.maxPastSeconds(),
+            "How far behind the relay's clock created_at may be; 0 for no bound.");
+    public static final Option<Long> MAX_EPHEMERAL_AGE_SECONDS = longRow(
+            "max-ephemeral-age-seconds", D.maxEphemeralAgeSeconds(), "An ephemeral event older than this is refused.");
+    public static final Option<Long> AUTH_WINDOW_SECONDS = longRow(
+            "auth-window-seconds",
+            D.authWindowSeconds(),
+            "How far an AUTH event's created_at may be from the relay's clock.");
+    public static final Option<Double> EVENTS_PER_SECOND_PER_IP = rateRow(
+            "events-per-second-per-ip",
+            D.eventsPerSecondPerIp(),
+            "EVENT and AUTH messages per second from one IP address (token bucket); 0 turns it off.");
+    public static final Option<Integer> EVENT_BURST_PER_IP = intRow(
+            "event-burst-per-ip", D.eventBurstPerIp(), "The bucket's size: events one address may send at once.");
+    public static final Option<Double> EVENTS_PER_SECOND_PER_PUBKEY = rateRow(
+            "events-per-second-per-pubkey",
+            D.eventsPerSecondPerPubkey(),
+            "EVENTs per second from one author, over every address; 0 turns it off.");
+    public static final Option<Integer> EVENT_BURST_PER_PUBKEY =
+            intRow("event-burst-per-pubkey", D.eventBurstPerPubkey(), "Events one author may send at once.");
+    public static final Option<Double> REQS_PER_SECOND_PER_IP = rateRow(
+            "reqs-per-second-per-ip",
+            D.reqsPerSecondPerIp(),
+            "REQ and COUNT messages per second from one IP address; 0 turns it off.");
+    public static final Option<Integer> REQ_BURST_PER_IP =
+            intRow("req-burst-per-ip", D.reqBurstPerIp(), "REQs one address may send at once.");
+    public static final Option<Integer> RATE_LIMIT_KEYS = intRow(
+            "rate-limit-keys",
+            D.rateLimitKeys(),
+            "Addresses or pubkeys each rate limiter remembers (least recently seen forgotten first).");
+    public static final Option<Integer> MAX_CONNECTIONS_PER_IP = intRow(
+            "max-connections-per-ip",
+            D.maxConnectionsPerIp(),
+            "Connections open at once from one IP address; more are closed with 1008.");
+    public static final Option<Long> MAX_OUTBOUND_BYTES = longRow(
+            "max-outbound-bytes",
+            D.maxOutboundBytes(),
+            "Bytes queued unsent for one connection before it is a slow reader and is closed with 1008.");
+    public static final Option<Long> QUERY_TIMEOUT_MS = longRow(
+            "query-timeout-ms",
+            D.queryTimeoutNs() / 1_000_000,
+            "A REQ's stored phase is cut short with EOSE after this; a COUNT gets CLOSED.");
+    public static final Option<Long> PURGE_INTERVAL_SECONDS = longRow(
+            "purge-interval-seconds",
+            D.purgeIntervalNs() / 1_000_000_000,
+            "How often NIP-40 expired events are deleted.");
+    public static final Option<Boolean> NIP09 =
+            row("nip09", flag(), D.nip09(), "on", "NIP-09 deletion requests (kind 5).");
+    public static final Option<Boolean> NIP40 = row("nip40", flag(), D.nip40(), "on", "NIP-40 expiration.");
+    public static final Option<Boolean> NIP45 = row("nip45", flag(), D.nip45(), "on", "NIP-45 COUNT.");
+    public static final Option<Boolean> PROMETHEUS = row(
+            "prometheus",
+            flag(),
+            false,
+            null,
+            "Serve Prometheus metrics on /metrics (and /health) at --prometheus-listen:--prometheus-port.");
+    public static final Option<String> PROMETHEUS_LISTEN =
+            row("prometheus-listen", text("<address>"), "127.0.0.1", null, "Address of the metrics endpoint.");
+    public static final Option<Integer> PROMETHEUS_PORT = row(
+            "prometheus-port",
+            integer("<port>", 0, 65535),
+            DEFAULT_PROMETHEUS_PORT,
+            null,
+            "Port of the metrics endpoint; 0 picks a free one.");
 
     private NostrOptions() {}
 
-    public static List<Row> all() {
-        return ROWS;
+    /** Every row, in help order. */
+    public static List<Option<?>> all() {
+        return Collections.unmodifiableList(ROWS);
     }
 
     /** The row named {@code name} (without dashes), or null. */
-    public static Row find(String name) {
-        for (Row row : ROWS) {
+    public static Option<?> find(String name) {
+        for (Option<?> row : ROWS) {
             if (row.name().equals(name)) {
                 return row;
             }
@@ -312,26 +182,46 @@ public final class NostrOptions {
         return null;
     }
 
-    private static Row row(String name, String label, String defaultText, String help, Setter setter) {
-        return new Row(name, label, defaultText, help, setter);
+    private static <V> Option<V> row(String name, OptionType<V> type, V value, String text, String help) {
+        Option<V> row = Option.of(name, type, value, text, help);
+        ROWS.add(row);
+        return row;
     }
 
-    private static Row intRow(String name, int defaultValue, String help, BiConsumer<NostrSettings, Integer> set) {
-        return row(name, "<n>", Integer.toString(defaultValue), help, (s, v) -> set.accept(s, v.intValue()));
+    private static Option<Integer> intRow(String name, int value, String help) {
+        return row(name, integer(0, Integer.MAX_VALUE), value, null, help);
     }
 
-    private static Row longRow(String name, long defaultValue, String help, BiConsumer<NostrSettings, Long> set) {
-        return row(name, "<n>", Long.toString(defaultValue), help, (s, v) -> set.accept(s, v.integer()));
+    private static Option<Long> longRow(String name, long value, String help) {
+        return row(name, count(), value, null, help);
     }
 
-    private static Row rateRow(String name, double defaultValue, String help, BiConsumer<NostrSettings, Double> set) {
-        String text = defaultValue == Math.rint(defaultValue)
-                ? Long.toString((long) defaultValue)
-                : Double.toString(defaultValue);
-        return row(name, "<per-second>", text, help, (s, v) -> set.accept(s, v.decimal()));
+    private static Option<Double> rateRow(String name, double value, String help) {
+        return row(name, decimal("<per-second>"), value, null, help);
     }
 
-    private static Row flagRow(String name, String help, BiConsumer<NostrSettings, Boolean> set) {
-        return row(name, "<on|off>", "on", help, (s, v) -> set.accept(s, v.flag()));
+    /** {@code full} (true) or {@code normal}. */
+    private static OptionType<Boolean> dbSync() {
+        return parsed(
+                "<full|normal>",
+                text -> switch (text.toLowerCase(Locale.ROOT)) {
+                    case "full" -> true;
+                    case "normal" -> false;
+                    default -> throw new IllegalArgumentException("must be full or normal");
+                },
+                full -> full ? "full" : "normal");
+    }
+
+    private static OptionType<AuthMode> authMode() {
+        return parsed(
+                "<none|write|read|all>",
+                text -> {
+                    try {
+                        return AuthMode.parse(text);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("must be none, write, read or all");
+                    }
+                },
+                mode -> mode.name().toLowerCase(Locale.ROOT));
     }
 }

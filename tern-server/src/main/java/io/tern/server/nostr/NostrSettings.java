@@ -1,88 +1,110 @@
 package io.tern.server.nostr;
 
-import io.tern.nostr.engine.AuthMode;
+import static io.tern.server.nostr.NostrOptions.*;
+
 import io.tern.nostr.engine.RelayConfig;
 import io.tern.nostr.store.sqlite.SqliteStoreConfig;
 import io.tern.server.config.AddressPlan;
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Option;
+import io.tern.server.option.Settings;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The effective settings of {@code tern nostr}: what the options set, starting from the embedded
- * defaults, and the relay and store configurations made from them. Written by the rows of
- * {@link NostrOptions} only.
+ * The effective settings of {@code tern nostr}: the values of {@link NostrOptions}' rows, and the
+ * relay and store configurations made from them.
  */
 public final class NostrSettings {
-    /** The engine's defaults, which the options start from. */
-    static final RelayConfig DEFAULTS = RelayConfig.defaults();
-
-    final RelayConfig.Builder relay = RelayConfig.builder();
-    String listen = "::";
-    boolean listenGiven;
-    int port = 7777;
-    /** Beside TURN's 9641 and the origin's 9642, so the three products can run on one host. */
-    static final int DEFAULT_PROMETHEUS_PORT = 9643;
-
-    int threads = 1;
-    Path db = Path.of("tern-nostr.db");
-    boolean dbSyncFull = true;
-    boolean prometheus;
-    String prometheusListen = "127.0.0.1";
-    int prometheusPort = DEFAULT_PROMETHEUS_PORT;
-    double eventsPerSecondPerIp = DEFAULTS.eventsPerSecondPerIp();
-    int eventBurstPerIp = DEFAULTS.eventBurstPerIp();
-    double eventsPerSecondPerPubkey = DEFAULTS.eventsPerSecondPerPubkey();
-    int eventBurstPerPubkey = DEFAULTS.eventBurstPerPubkey();
-    double reqsPerSecondPerIp = DEFAULTS.reqsPerSecondPerIp();
-    int reqBurstPerIp = DEFAULTS.reqBurstPerIp();
-    AuthMode auth = DEFAULTS.authMode();
-
     private static final Pattern RELAY_MESSAGE =
             Pattern.compile("([a-z0-9-]+): invalid value '(.*)' \\((.*)\\)", Pattern.DOTALL);
 
-    /** Where each option was last set, for messages about values only checked together. */
-    private final Map<String, ConfigSource> sources = new HashMap<>();
+    private final Settings values;
+    private final RelayConfig relay;
 
-    private RelayConfig built;
-
-    void setFrom(String option, ConfigSource source) {
-        sources.put(option, source);
+    /**
+     * The settings of {@code values}; a value the relay refuses stops start-up, naming the option,
+     * the value and where it was written.
+     */
+    NostrSettings(Settings values) {
+        this.values = values;
+        this.relay = relayConfig(values);
     }
 
-    /** The relay's configuration; a value the relay refuses stops start-up, naming the option, value and place. */
-    public RelayConfig relayConfig() {
-        if (built == null) {
-            try {
-                built = relay.authMode(auth)
-                        .eventRatePerIp(eventsPerSecondPerIp, eventBurstPerIp)
-                        .eventRatePerPubkey(eventsPerSecondPerPubkey, eventBurstPerPubkey)
-                        .reqRatePerIp(reqsPerSecondPerIp, reqBurstPerIp)
-                        .build();
-            } catch (IllegalArgumentException refused) {
-                // The relay says "option: invalid value 'v' (expected ...)"; add where it was written.
-                Matcher m = RELAY_MESSAGE.matcher(refused.getMessage());
-                if (!m.matches()) {
-                    throw new ConfigException(refused.getMessage());
-                }
-                ConfigSource source = sources.getOrDefault(m.group(1), ConfigSource.defaultValue());
-                throw ConfigException.invalidValue(m.group(1), m.group(2), m.group(3), source);
+    private static RelayConfig relayConfig(Settings values) {
+        RelayConfig.Builder relay = RelayConfig.builder();
+        setIfGiven(values, relay, PUBLIC_URL, RelayConfig.Builder::publicUrl);
+        setIfGiven(values, relay, RELAY_PUBKEY, RelayConfig.Builder::operatorPubkey);
+        setIfGiven(values, relay, CONTACT, RelayConfig.Builder::contact);
+        relay.name(values.get(NAME))
+                .description(values.get(DESCRIPTION))
+                .authMode(values.get(AUTH))
+                .maxMessageBytes(values.get(MAX_MESSAGE_BYTES))
+                .maxSubscriptions(values.get(MAX_SUBSCRIPTIONS))
+                .maxFilters(values.get(MAX_FILTERS))
+                .maxLimit(values.get(MAX_LIMIT))
+                .defaultLimit(values.get(DEFAULT_LIMIT))
+                .maxSubscriptionIdLength(values.get(MAX_SUBID_LENGTH))
+                .maxEventTags(values.get(MAX_EVENT_TAGS))
+                .maxFutureSeconds(values.get(MAX_FUTURE_SECONDS))
+                .maxPastSeconds(values.get(MAX_PAST_SECONDS))
+                .maxEphemeralAgeSeconds(values.get(MAX_EPHEMERAL_AGE_SECONDS))
+                .authWindowSeconds(values.get(AUTH_WINDOW_SECONDS))
+                .eventRatePerIp(values.get(EVENTS_PER_SECOND_PER_IP), values.get(EVENT_BURST_PER_IP))
+                .eventRatePerPubkey(values.get(EVENTS_PER_SECOND_PER_PUBKEY), values.get(EVENT_BURST_PER_PUBKEY))
+                .reqRatePerIp(values.get(REQS_PER_SECOND_PER_IP), values.get(REQ_BURST_PER_IP))
+                .rateLimitKeys(values.get(RATE_LIMIT_KEYS))
+                .maxConnectionsPerIp(values.get(MAX_CONNECTIONS_PER_IP))
+                .maxOutboundBytes(values.get(MAX_OUTBOUND_BYTES))
+                .queryTimeoutMillis(values.get(QUERY_TIMEOUT_MS))
+                .purgeIntervalSeconds(values.get(PURGE_INTERVAL_SECONDS))
+                .nip09(values.get(NIP09))
+                .nip40(values.get(NIP40))
+                .nip45(values.get(NIP45));
+        try {
+            return relay.build();
+        } catch (IllegalArgumentException refused) {
+            // The relay says "option: invalid value 'v' (expected ...)"; add where it was written.
+            Matcher m = RELAY_MESSAGE.matcher(refused.getMessage());
+            if (!m.matches()) {
+                throw new ConfigException(refused.getMessage());
             }
+            Option<?> row = NostrOptions.find(m.group(1));
+            ConfigSource source = row == null ? ConfigSource.defaultValue() : values.source(row);
+            throw ConfigException.invalidValue(m.group(1), m.group(2), m.group(3), source);
         }
-        return built;
+    }
+
+    private static void setIfGiven(
+            Settings values,
+            RelayConfig.Builder relay,
+            Option<String> row,
+            BiConsumer<RelayConfig.Builder, String> set) {
+        if (values.get(row) != null) {
+            set.accept(relay, values.get(row));
+        }
+    }
+
+    /** The effective settings in the {@code -c} file's syntax; reading them back gives the same settings. */
+    public String print() {
+        return values.print("# tern nostr: the effective configuration (read back with -c FILE)");
+    }
+
+    /** The relay's configuration. */
+    public RelayConfig relayConfig() {
+        return relay;
     }
 
     public SqliteStoreConfig storeConfig() {
-        SqliteStoreConfig defaults = SqliteStoreConfig.defaults(db.toAbsolutePath());
+        SqliteStoreConfig defaults = SqliteStoreConfig.defaults(values.get(DB).toAbsolutePath());
         return new SqliteStoreConfig(
                 defaults.path(),
-                dbSyncFull,
+                values.get(DB_SYNC_FULL),
                 defaults.readConnections(),
                 defaults.maxWriteBatch(),
                 defaults.sliceNs(),
@@ -91,26 +113,26 @@ public final class NostrSettings {
 
     /** {@code --listen}, by default '::' where the host has IPv6 (a dual-stack socket) and else 0.0.0.0. */
     public InetSocketAddress listenAddress() {
-        if (listenGiven) {
-            return new InetSocketAddress(listen, port);
+        if (values.get(LISTEN) != null) {
+            return new InetSocketAddress(values.get(LISTEN), values.get(PORT));
         }
         boolean ipv6 = AddressPlan.interfaceAddresses().stream().anyMatch(Inet6Address.class::isInstance);
-        return new InetSocketAddress(ipv6 ? "::" : "0.0.0.0", port);
+        return new InetSocketAddress(ipv6 ? "::" : "0.0.0.0", values.get(PORT));
     }
 
     public int threads() {
-        return threads;
+        return values.get(THREADS);
     }
 
     public Path db() {
-        return db;
+        return values.get(DB);
     }
 
     public boolean prometheus() {
-        return prometheus;
+        return values.get(PROMETHEUS);
     }
 
     public InetSocketAddress prometheusAddress() {
-        return new InetSocketAddress(prometheusListen, prometheusPort);
+        return new InetSocketAddress(values.get(PROMETHEUS_LISTEN), values.get(PROMETHEUS_PORT));
     }
 }

@@ -2,8 +2,8 @@ package io.tern.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.server.option.Option;
 import io.tern.server.origin.config.OriginConfig;
-import io.tern.server.origin.config.OriginOption;
 import io.tern.server.origin.config.OriginOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -42,7 +42,7 @@ class OriginCommandTest {
     @Test
     void helpListsEveryOptionWithItsDefault() {
         assertThat(run("origin", "--help")).isZero();
-        for (OriginOption<?> option : OriginOptions.all()) {
+        for (Option<?> option : OriginOptions.all()) {
             assertThat(out.toString()).contains("--" + option.name());
         }
         assertThat(out.toString())

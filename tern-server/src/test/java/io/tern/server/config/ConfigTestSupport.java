@@ -1,5 +1,6 @@
 package io.tern.server.config;
 
+import io.tern.server.option.ConfigSource;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tern.server.config.ConfigTestSupport.RecordingWarnings;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
 import io.tern.stun.address.IpLiterals;
 import io.tern.turn.policy.IpRange;
 import java.net.InetAddress;

@@ -1,11 +1,11 @@
 package io.tern.server.interop;
 
-import io.tern.server.config.ConfigSource;
 import io.tern.server.config.CoturnOptions;
 import io.tern.server.config.OptionDef;
 import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
+import io.tern.server.option.ConfigSource;
 import io.tern.server.relay.RelayServer;
 import java.io.IOException;
 import java.net.DatagramSocket;

@@ -3,12 +3,12 @@ package io.tern.server.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.netty.stream.StreamEvent;
-import io.tern.server.config.ConfigSource;
 import io.tern.server.config.CoturnOptions;
 import io.tern.server.config.OptionDef;
 import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
+import io.tern.server.option.ConfigSource;
 import io.tern.server.relay.RelayServer;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TransportProtocol;

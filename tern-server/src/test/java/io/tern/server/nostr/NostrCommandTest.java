@@ -85,6 +85,35 @@ class NostrCommandTest {
     }
 
     @Test
+    void printConfigReadsBackAsTheSameSettings() throws Exception {
+        StringWriter out = new StringWriter();
+        CommandLine line = NostrCommand.commandLine(settings -> {
+            throw new AssertionError("--print-config starts nothing");
+        });
+        line.setOut(new PrintWriter(out, true));
+        assertThat(line.execute(
+                        "--print-config",
+                        "--auth=write",
+                        "--name=a relay",
+                        "--events-per-second-per-ip=2.5",
+                        "--nip45=off",
+                        "--db-sync=normal"))
+                .isZero();
+        assertThat(out.toString())
+                .contains("auth = write\n", "name = a relay\n", "events-per-second-per-ip = 2.5\n", "nip45 = off\n")
+                .contains("# public-url: none");
+        Path file = dir.resolve("printed.conf");
+        Files.writeString(file, out.toString());
+        assertThat(run("-c", file.toString())).isZero();
+        RelayConfig config = launched.get(0).relayConfig();
+        assertThat(config.authMode()).isEqualTo(AuthMode.WRITE);
+        assertThat(config.name()).isEqualTo("a relay");
+        assertThat(config.eventsPerSecondPerIp()).isEqualTo(2.5);
+        assertThat(config.nip45()).isFalse();
+        assertThat(launched.get(0).storeConfig().synchronousFull()).isFalse();
+    }
+
+    @Test
     void everyLimitOfTheRelayIsAnOption() {
         for (String limit : List.of(
                 "max-message-bytes",
@@ -125,7 +154,7 @@ class NostrCommandTest {
         StringWriter help = new StringWriter();
         CommandLine line = NostrCommand.commandLine(settings -> 0);
         line.usage(new PrintWriter(help));
-        for (NostrOptions.Row row : NostrOptions.all()) {
+        for (io.tern.server.option.Option<?> row : NostrOptions.all()) {
             assertThat(help.toString()).contains("--" + row.name());
         }
     }

@@ -24,8 +24,8 @@ class ReadmeNostrOptionsTest {
         List<String> lines = new ArrayList<>();
         lines.add("| Option | Meaning | Default |");
         lines.add("|---|---|---|");
-        for (NostrOptions.Row row : NostrOptions.all()) {
-            lines.add("| `" + row.name() + "` | " + ReadmeSection.cell(row.help()) + " | "
+        for (io.tern.server.option.Option<?> row : NostrOptions.all()) {
+            lines.add("| `" + row.name() + "` | " + ReadmeSection.cell(row.meaning()) + " | "
                     + ReadmeSection.cell(row.defaultText()) + " |");
         }
         return String.join("\n", lines);

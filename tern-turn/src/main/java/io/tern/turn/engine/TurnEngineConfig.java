@@ -54,6 +54,18 @@ public record TurnEngineConfig(
     /** RFC 5766 §11 allowed 0x4000-0x7FFF; coturn's turnutils_uclient still picks from there. */
     public static final int RFC5766_MAX_CHANNEL = 0x7FFF;
 
+    // The defaults tern turn's options read (coturn's own), so each is written once.
+    /** RFC 8656 §3.2: 10 minutes when the client does not ask for a lifetime. */
+    public static final int DEFAULT_LIFETIME_SECONDS = 600;
+    /** coturn's max-allocate-lifetime. */
+    public static final int DEFAULT_MAX_LIFETIME_SECONDS = 3600;
+    /** RFC 8656 §9: a permission lasts 300 seconds. */
+    public static final int DEFAULT_PERMISSION_LIFETIME_SECONDS = 300;
+    /** RFC 8656 §12: a channel binding lasts 10 minutes. */
+    public static final int DEFAULT_CHANNEL_LIFETIME_SECONDS = 600;
+
+    public static final int DEFAULT_UNAUTHENTICATED_PER_SECOND = 50;
+
     public static Builder builder() {
         return new Builder();
     }
@@ -63,17 +75,17 @@ public record TurnEngineConfig(
         private TransportAddress relayAddressV6;
         private TransportAddress advertisedAddressV4;
         private TransportAddress advertisedAddressV6;
-        private long defaultLifetimeNs = TimeUnit.SECONDS.toNanos(600);
-        private long maxLifetimeNs = TimeUnit.SECONDS.toNanos(3600);
-        private long permissionLifetimeNs = TimeUnit.SECONDS.toNanos(300);
-        private long channelLifetimeNs = TimeUnit.SECONDS.toNanos(600);
+        private long defaultLifetimeNs = TimeUnit.SECONDS.toNanos(DEFAULT_LIFETIME_SECONDS);
+        private long maxLifetimeNs = TimeUnit.SECONDS.toNanos(DEFAULT_MAX_LIFETIME_SECONDS);
+        private long permissionLifetimeNs = TimeUnit.SECONDS.toNanos(DEFAULT_PERMISSION_LIFETIME_SECONDS);
+        private long channelLifetimeNs = TimeUnit.SECONDS.toNanos(DEFAULT_CHANNEL_LIFETIME_SECONDS);
         private byte[] software;
         private boolean alwaysFingerprint;
         private int maxPermissions = 256;
         private int transactionCacheSize = 1024;
         private long transactionLifetimeNs = TimeUnit.SECONDS.toNanos(40);
-        private double unauthenticatedPerSecond = 50;
-        private double unauthenticatedBurst = 100;
+        private double unauthenticatedPerSecond = DEFAULT_UNAUTHENTICATED_PER_SECOND;
+        private double unauthenticatedBurst = 2 * DEFAULT_UNAUTHENTICATED_PER_SECOND;
         private int maxChannelNumber = RFC5766_MAX_CHANNEL;
         private int maxPeerConnections = 64;
         private long peerConnectionTimeoutNs = TimeUnit.SECONDS.toNanos(30);

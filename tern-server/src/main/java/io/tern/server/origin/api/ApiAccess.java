@@ -3,7 +3,7 @@ package io.tern.server.origin.api;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.tern.netty.http.HttpExchange;
-import io.tern.server.config.ConfigException;
+import io.tern.server.option.ConfigException;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.config.OriginOptions;
 import java.io.IOException;

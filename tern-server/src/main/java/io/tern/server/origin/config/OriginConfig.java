@@ -17,8 +17,10 @@ import static io.tern.server.origin.config.OriginOptions.SEGMENT_TARGET_MS;
 import static io.tern.server.origin.config.OriginOptions.TLS_CERT;
 import static io.tern.server.origin.config.OriginOptions.TLS_KEY;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import io.tern.server.origin.auth.PublishSecret;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -38,7 +40,7 @@ import java.util.regex.Pattern;
  */
 public final class OriginConfig {
     private static final Pattern PACKAGER_ERROR = Pattern.compile("(\\w+)=([^:]*): (.*)");
-    private static final Map<String, OriginOption<?>> PACKAGER_FIELDS = Map.of(
+    private static final Map<String, Option<?>> PACKAGER_FIELDS = Map.of(
             "partTargetMs", PART_TARGET_MS,
             "segmentTargetMs", SEGMENT_TARGET_MS,
             "playlistWindowMs", PLAYLIST_WINDOW_MS);
@@ -46,12 +48,12 @@ public final class OriginConfig {
     /** A value and where it came from. */
     private record Setting(Object value, ConfigSource source) {}
 
-    private final Map<OriginOption<?>, Setting> server;
-    private final Map<String, Map<OriginOption<?>, Setting>> streams;
+    private final Map<Option<?>, Setting> server;
+    private final Map<String, Map<Option<?>, Setting>> streams;
     /** Every server-wide value given, in order, for the options that may be repeated. */
-    private final Map<OriginOption<?>, List<Object>> repeated = new HashMap<>();
+    private final Map<Option<?>, List<Object>> repeated = new HashMap<>();
 
-    private OriginConfig(Map<OriginOption<?>, Setting> server, Map<String, Map<OriginOption<?>, Setting>> streams) {
+    private OriginConfig(Map<Option<?>, Setting> server, Map<String, Map<Option<?>, Setting>> streams) {
         this.server = server;
         this.streams = streams;
     }
@@ -66,22 +68,22 @@ public final class OriginConfig {
      *
      * @throws ConfigException naming the option, the value and its source
      */
-    public static OriginConfig assemble(List<OptionOccurrence> file, List<OptionOccurrence> commandLine) {
-        Map<OriginOption<?>, Setting> server = new LinkedHashMap<>();
-        for (OriginOption<?> row : OriginOptions.all()) {
+    public static OriginConfig assemble(List<Occurrence> file, List<Occurrence> commandLine) {
+        Map<Option<?>, Setting> server = new LinkedHashMap<>();
+        for (Option<?> row : OriginOptions.all()) {
             server.put(row, new Setting(row.defaultValue(), ConfigSource.defaultValue()));
         }
-        Map<String, Map<OriginOption<?>, Setting>> streams = new LinkedHashMap<>();
-        Map<OriginOption<?>, List<Object>> repeated = new HashMap<>();
-        List<OptionOccurrence> all = new ArrayList<>(file);
+        Map<String, Map<Option<?>, Setting>> streams = new LinkedHashMap<>();
+        Map<Option<?>, List<Object>> repeated = new HashMap<>();
+        List<Occurrence> all = new ArrayList<>(file);
         all.addAll(commandLine);
-        for (OptionOccurrence o : all) {
-            Setting parsed = new Setting(parse(o), o.source());
-            if (o.stream() == null) {
+        for (Occurrence o : all) {
+            Setting parsed = new Setting(o.option().parse(o), o.source());
+            if (o.section() == null) {
                 server.put(o.option(), parsed);
                 repeated.computeIfAbsent(o.option(), k -> new ArrayList<>()).add(parsed.value());
             } else {
-                streams.computeIfAbsent(o.stream(), k -> new LinkedHashMap<>()).put(o.option(), parsed);
+                streams.computeIfAbsent(o.section(), k -> new LinkedHashMap<>()).put(o.option(), parsed);
             }
         }
         OriginConfig config = new OriginConfig(server, streams);
@@ -90,19 +92,11 @@ public final class OriginConfig {
         return config;
     }
 
-    private static Object parse(OptionOccurrence o) {
-        try {
-            return o.option().type().parse(o.value());
-        } catch (IllegalArgumentException e) {
-            throw ConfigException.invalidValue(o.option().name(), o.value(), e.getMessage(), o.source());
-        }
-    }
-
     // ---------------------------------------------------------------- reading
 
     /** The server-wide value of {@code option}: given, or its default (null for "none"). */
     @SuppressWarnings("unchecked")
-    public <V> V get(OriginOption<V> option) {
+    public <V> V get(Option<V> option) {
         return (V) server.get(option).value();
     }
 
@@ -111,19 +105,19 @@ public final class OriginConfig {
      * for an option that may be repeated ({@code srt-user}); empty when none was given.
      */
     @SuppressWarnings("unchecked")
-    public <V> List<V> getAll(OriginOption<V> option) {
+    public <V> List<V> getAll(Option<V> option) {
         return (List<V>) List.copyOf(repeated.getOrDefault(option, List.of()));
     }
 
     /** The value of a per-stream option for stream {@code name}: its section's, else the server-wide one. */
     @SuppressWarnings("unchecked")
-    public <V> V streamValue(String name, OriginOption<V> option) {
-        Map<OriginOption<?>, Setting> own = streams.getOrDefault(name, Map.of());
+    public <V> V streamValue(String name, Option<V> option) {
+        Map<Option<?>, Setting> own = streams.getOrDefault(name, Map.of());
         return (V) value(own, option);
     }
 
     /** Where the server-wide value of {@code option} came from. */
-    public ConfigSource source(OriginOption<?> option) {
+    public ConfigSource source(Option<?> option) {
         return server.get(option).source();
     }
 
@@ -139,7 +133,7 @@ public final class OriginConfig {
 
     /** The settings of stream {@code name}: its section over the server-wide values. */
     public StreamConfig stream(String name) {
-        Map<OriginOption<?>, Setting> own = streams.get(name);
+        Map<Option<?>, Setting> own = streams.get(name);
         return own == null ? streamDefaults() : resolve(name, own);
     }
 
@@ -148,7 +142,7 @@ public final class OriginConfig {
         return get(TLS_CERT) != null;
     }
 
-    private StreamConfig resolve(String name, Map<OriginOption<?>, Setting> own) {
+    private StreamConfig resolve(String name, Map<Option<?>, Setting> own) {
         boolean ownSecret = own.containsKey(PUBLISH_SECRET) || own.containsKey(PUBLISH_SECRET_FILE);
         boolean noAuth = own.containsKey(NO_PUBLISH_AUTH)
                 ? (Boolean) own.get(NO_PUBLISH_AUTH).value()
@@ -179,12 +173,12 @@ public final class OriginConfig {
                 ownSecret);
     }
 
-    private Object value(Map<OriginOption<?>, Setting> own, OriginOption<?> option) {
+    private Object value(Map<Option<?>, Setting> own, Option<?> option) {
         Setting s = own.get(option);
         return s != null ? s.value() : server.get(option).value();
     }
 
-    private ConfigSource sourceIn(Map<OriginOption<?>, Setting> own, OriginOption<?> option) {
+    private ConfigSource sourceIn(Map<Option<?>, Setting> own, Option<?> option) {
         Setting s = own.get(option);
         return s != null ? s.source() : server.get(option).source();
     }
@@ -193,29 +187,29 @@ public final class OriginConfig {
 
     private void check() {
         if ((get(TLS_CERT) == null) != (get(TLS_KEY) == null)) {
-            OriginOption<?> given = get(TLS_CERT) != null ? TLS_CERT : TLS_KEY;
-            OriginOption<?> missing = given == TLS_CERT ? TLS_KEY : TLS_CERT;
+            Option<?> given = get(TLS_CERT) != null ? TLS_CERT : TLS_KEY;
+            Option<?> missing = given == TLS_CERT ? TLS_KEY : TLS_CERT;
             throw new ConfigException(
                     "Option '" + given.name() + "' " + source(given).where() + " needs '" + missing.name() + "' too");
         }
         checkPorts();
         checkStream(null, Map.of());
-        for (Map.Entry<String, Map<OriginOption<?>, Setting>> e : streams.entrySet()) {
+        for (Map.Entry<String, Map<Option<?>, Setting>> e : streams.entrySet()) {
             checkStream(e.getKey(), e.getValue());
         }
     }
 
     private void checkPorts() {
-        Map<Integer, OriginOption<?>> used = new HashMap<>();
-        List<OriginOption<Integer>> ports = new ArrayList<>(List.of(RTMP_PORT, HTTP_PORT));
+        Map<Integer, Option<?>> used = new HashMap<>();
+        List<Option<Integer>> ports = new ArrayList<>(List.of(RTMP_PORT, HTTP_PORT));
         if (tls()) {
             ports.add(HTTPS_PORT);
         }
         if (get(PROMETHEUS)) {
             ports.add(PROMETHEUS_PORT);
         }
-        for (OriginOption<Integer> port : ports) {
-            OriginOption<?> before = used.putIfAbsent(get(port), port);
+        for (Option<Integer> port : ports) {
+            Option<?> before = used.putIfAbsent(get(port), port);
             if (before != null) {
                 throw ConfigException.invalidValue(
                         port.name(),
@@ -226,8 +220,8 @@ public final class OriginConfig {
         }
     }
 
-    private void checkStream(String name, Map<OriginOption<?>, Setting> own) {
-        Map<OriginOption<?>, Setting> level = name == null ? server : own;
+    private void checkStream(String name, Map<Option<?>, Setting> own) {
+        Map<Option<?>, Setting> level = name == null ? server : own;
         Setting secret = level.get(PUBLISH_SECRET);
         Setting secretFile = level.get(PUBLISH_SECRET_FILE);
         if (secret != null && secret.value() != null && secretFile != null && secretFile.value() != null) {
@@ -257,13 +251,13 @@ public final class OriginConfig {
             stream.packagerConfig("check", get(MAX_HELD_REQUESTS));
         } catch (IllegalArgumentException e) {
             Matcher m = PACKAGER_ERROR.matcher(e.getMessage());
-            OriginOption<?> option = m.matches() ? PACKAGER_FIELDS.get(m.group(1)) : null;
+            Option<?> option = m.matches() ? PACKAGER_FIELDS.get(m.group(1)) : null;
             if (option == null) {
                 throw new ConfigException(
                         "Invalid stream settings" + (name == null ? "" : " for " + name) + ": " + e.getMessage());
             }
             String reason = m.group(3);
-            for (Map.Entry<String, OriginOption<?>> field : PACKAGER_FIELDS.entrySet()) {
+            for (Map.Entry<String, Option<?>> field : PACKAGER_FIELDS.entrySet()) {
                 reason = reason.replace(field.getKey(), field.getValue().name());
             }
             throw ConfigException.invalidValue(
@@ -276,7 +270,7 @@ public final class OriginConfig {
 
     /** Whether the TLS files exist, for a clear message before the TLS library's. */
     public void checkFilesReadable() {
-        for (OriginOption<java.nio.file.Path> file : List.of(TLS_CERT, TLS_KEY)) {
+        for (Option<java.nio.file.Path> file : List.of(TLS_CERT, TLS_KEY)) {
             java.nio.file.Path path = get(file);
             if (path != null && !Files.isReadable(path)) {
                 throw ConfigException.invalidValue(file.name(), path.toString(), "not a readable file", source(file));
@@ -289,33 +283,19 @@ public final class OriginConfig {
     /** The effective configuration in the file's syntax; secrets are never shown. */
     public String print() {
         StringBuilder out = new StringBuilder("# tern origin: the effective configuration (read back with -c FILE)\n");
-        for (OriginOption<?> row : OriginOptions.all()) {
+        for (Option<?> row : OriginOptions.all()) {
             line(out, row, server.get(row));
         }
-        for (Map.Entry<String, Map<OriginOption<?>, Setting>> e : streams.entrySet()) {
+        for (Map.Entry<String, Map<Option<?>, Setting>> e : streams.entrySet()) {
             out.append("\n[stream ").append(e.getKey()).append("]\n");
-            for (Map.Entry<OriginOption<?>, Setting> s : e.getValue().entrySet()) {
+            for (Map.Entry<Option<?>, Setting> s : e.getValue().entrySet()) {
                 line(out, s.getKey(), s.getValue());
             }
         }
         return out.toString();
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static void line(StringBuilder out, OriginOption<?> row, Setting setting) {
-        if (setting.value() == null) {
-            out.append("# ")
-                    .append(row.name())
-                    .append(": ")
-                    .append(row.defaultText())
-                    .append('\n');
-        } else if (row.secret()) {
-            out.append("# ").append(row.name()).append(" is set (not shown)\n");
-        } else {
-            out.append(row.name())
-                    .append(" = ")
-                    .append(((ValueType) row.type()).format(setting.value()))
-                    .append('\n');
-        }
+    private static void line(StringBuilder out, Option<?> row, Setting setting) {
+        out.append(row.printed(setting.value())).append('\n');
     }
 }

@@ -1,8 +1,10 @@
 package io.tern.server.origin.config;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigLines;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigLines;
+import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import io.tern.server.origin.registry.StreamNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,13 +36,13 @@ public final class OriginConfigFile {
 
     private OriginConfigFile() {}
 
-    public static List<OptionOccurrence> read(Path file) {
+    public static List<Occurrence> read(Path file) {
         return parse(file.toString(), ConfigLines.read(file));
     }
 
     /** The occurrences of {@code lines}, read as the file {@code fileName}. */
-    public static List<OptionOccurrence> parse(String fileName, List<String> lines) {
-        List<OptionOccurrence> out = new ArrayList<>();
+    public static List<Occurrence> parse(String fileName, List<String> lines) {
+        List<Occurrence> out = new ArrayList<>();
         ConfigLines.parse(fileName, lines, new ConfigLines.Handler() {
             private String stream;
 
@@ -60,16 +62,16 @@ public final class OriginConfigFile {
 
             @Override
             public void setting(String name, String value, ConfigSource source) {
-                OriginOption<?> option = OriginOptions.byName(name);
+                Option<?> option = OriginOptions.byName(name);
                 if (option == null) {
                     throw new ConfigException("Unknown option '" + name + "' " + source.where()
                             + " (./tern origin --help lists every option)");
                 }
-                if (stream != null && option.scope() != OriginOption.Scope.STREAM) {
+                if (stream != null && option.scope() != Option.Scope.STREAM) {
                     throw new ConfigException("Option '" + name + "' cannot be set per stream ([stream " + stream
                             + "]) " + source.where() + "; move it above the first section");
                 }
-                out.add(new OptionOccurrence(option, value, source, stream));
+                out.add(new Occurrence(option, value, source, stream));
             }
         });
         return out;

@@ -1,24 +1,31 @@
 package io.tern.server.origin.config;
 
-import static io.tern.server.origin.config.ValueTypes.address;
-import static io.tern.server.origin.config.ValueTypes.choice;
-import static io.tern.server.origin.config.ValueTypes.duration;
-import static io.tern.server.origin.config.ValueTypes.flag;
-import static io.tern.server.origin.config.ValueTypes.httpUrl;
-import static io.tern.server.origin.config.ValueTypes.integer;
-import static io.tern.server.origin.config.ValueTypes.path;
-import static io.tern.server.origin.config.ValueTypes.port;
-import static io.tern.server.origin.config.ValueTypes.size;
-import static io.tern.server.origin.config.ValueTypes.text;
+import static io.tern.server.option.OptionTypes.address;
+import static io.tern.server.option.OptionTypes.choice;
+import static io.tern.server.option.OptionTypes.duration;
+import static io.tern.server.option.OptionTypes.flag;
+import static io.tern.server.option.OptionTypes.httpUrl;
+import static io.tern.server.option.OptionTypes.parsed;
+import static io.tern.server.option.OptionTypes.path;
+import static io.tern.server.option.OptionTypes.port;
+import static io.tern.server.option.OptionTypes.size;
+import static io.tern.server.option.OptionTypes.text;
+import static io.tern.server.option.OptionTypes.wholeNumber;
 
+import io.tern.hls.packager.PackagerConfig;
 import io.tern.netty.http.HttpLimits;
-import io.tern.server.origin.config.OriginOption.Scope;
+import io.tern.server.option.Option;
+import io.tern.server.option.Option.Scope;
+import io.tern.server.option.OptionType;
+import io.tern.srt.SrtSettings;
+import io.tern.srt.crypto.PassphraseKdf;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The origin's option table, one row per option: {@code tern origin}'s command line, its
@@ -26,58 +33,59 @@ import java.util.List;
  * These are the origin's own options, apart from the relay's coturn table.
  */
 public final class OriginOptions {
-    private static final List<OriginOption<?>> ROWS = new ArrayList<>();
+    private static final List<Option<?>> ROWS = new ArrayList<>();
+    private static final Pattern SRT_USER_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     // ---- listeners
 
-    public static final OriginOption<InetAddress> LISTEN =
+    public static final Option<InetAddress> LISTEN =
             server("listen", address(), anyAddress(), null, "The address every listener binds: RTMP, HTTP and HTTPS.");
-    public static final OriginOption<Integer> RTMP_PORT =
+    public static final Option<Integer> RTMP_PORT =
             server("rtmp-port", port(), 1935, null, "RTMP ingest port: publish to rtmp://HOST:PORT/live/NAME.");
-    public static final OriginOption<Integer> HTTP_PORT = server(
+    public static final Option<Integer> HTTP_PORT = server(
             "http-port",
             port(),
             8080,
             null,
             "HTTP port (HTTP/1.1 with keep-alive, and h2c): play http://HOST:PORT/live/NAME/index.m3u8.");
-    public static final OriginOption<Integer> HTTPS_PORT = server(
+    public static final Option<Integer> HTTPS_PORT = server(
             "https-port",
             port(),
             8443,
             null,
             "HTTPS port (h2 and HTTP/1.1 by ALPN); only with --tls-cert and --tls-key.");
-    public static final OriginOption<Path> TLS_CERT =
+    public static final Option<Path> TLS_CERT =
             server("tls-cert", path(), null, "none (no HTTPS listener)", "Certificate chain file (PEM) for HTTPS.");
-    public static final OriginOption<Path> TLS_KEY =
+    public static final Option<Path> TLS_KEY =
             server("tls-key", path(), null, null, "Private key file (PEM) of --tls-cert.");
-    public static final OriginOption<Integer> THREADS = server(
+    public static final Option<Integer> THREADS = server(
             "threads",
-            integer(0, 256),
+            wholeNumber(0, 256),
             0,
             "0 (one per CPU core)",
             "Event-loop threads for ingest and HTTP; each stream is packaged on one of them.");
 
     // ---- packaging (server-wide defaults, and per stream)
 
-    public static final OriginOption<Integer> PART_TARGET_MS = stream(
+    public static final Option<Integer> PART_TARGET_MS = stream(
             "part-target-ms",
-            integer(50, 5000),
-            200,
+            wholeNumber(PackagerConfig.MIN_PART_TARGET_MS, PackagerConfig.MAX_PART_TARGET_MS),
+            PackagerConfig.DEFAULT_PART_TARGET_MS,
             null,
             "LL-HLS part duration target (EXT-X-PART-INF PART-TARGET).");
-    public static final OriginOption<Integer> SEGMENT_TARGET_MS = stream(
+    public static final Option<Integer> SEGMENT_TARGET_MS = stream(
             "segment-target-ms",
-            integer(500, 60_000),
-            2000,
+            wholeNumber(PackagerConfig.MIN_SEGMENT_TARGET_MS, PackagerConfig.MAX_SEGMENT_TARGET_MS),
+            PackagerConfig.DEFAULT_SEGMENT_TARGET_MS,
             null,
             "Segment duration target; segments are cut at keyframes, so set the encoder's GOP to divide it.");
-    public static final OriginOption<Integer> PLAYLIST_WINDOW_MS = stream(
+    public static final Option<Integer> PLAYLIST_WINDOW_MS = stream(
             "playlist-window-ms",
-            integer(1000, 3_600_000),
-            24_000,
+            wholeNumber(PackagerConfig.MIN_PLAYLIST_WINDOW_MS, PackagerConfig.MAX_PLAYLIST_WINDOW_MS),
+            PackagerConfig.DEFAULT_PLAYLIST_WINDOW_MS,
             null,
             "Media a playlist lists (at least three target durations).");
-    public static final OriginOption<DeliveryMode> PART_DELIVERY = stream(
+    public static final Option<DeliveryMode> PART_DELIVERY = stream(
             "part-delivery",
             choice(DeliveryMode.class),
             DeliveryMode.STREAM,
@@ -87,118 +95,122 @@ public final class OriginOptions {
 
     // ---- publishing
 
-    public static final OriginOption<Boolean> NO_PUBLISH_AUTH = stream(
+    public static final Option<Boolean> NO_PUBLISH_AUTH = stream(
             "no-publish-auth", flag(), false, "off (publishing needs a token)", "Let anyone publish, without a token.");
-    public static final OriginOption<String> PUBLISH_SECRET = secretRow(
+    public static final Option<String> PUBLISH_SECRET = secretRow(
             "publish-secret",
             "The secret publish tokens are signed with (see ./tern origin-token); without it and"
                     + " --publish-secret-file one is generated and printed at start.");
-    public static final OriginOption<Path> PUBLISH_SECRET_FILE =
+    public static final Option<Path> PUBLISH_SECRET_FILE =
             stream("publish-secret-file", path(), null, null, "A file whose first line is the publish secret.");
-    public static final OriginOption<URI> ON_PUBLISH = server(
+    public static final Option<URI> ON_PUBLISH = server(
             "on-publish",
             httpUrl(),
             null,
             null,
             "POST every publish (JSON) to this URL first; only a 2xx answer allows it.");
-    public static final OriginOption<Integer> ON_PUBLISH_TIMEOUT_MS = server(
+    public static final Option<Integer> ON_PUBLISH_TIMEOUT_MS = server(
             "on-publish-timeout-ms",
-            integer(1, 60_000),
+            wholeNumber(1, 60_000),
             3000,
             null,
             "How long the --on-publish hook may take before the publish is refused.");
-    public static final OriginOption<Integer> MAX_STREAMS =
-            server("max-streams", integer(1, 100_000), 100, null, "Streams live at once; more publishes are refused.");
-    public static final OriginOption<Integer> MAX_RTMP_CONNECTIONS =
-            server("max-rtmp-connections", integer(1, 100_000), 1000, null, "RTMP connections open at once.");
+    public static final Option<Integer> MAX_STREAMS = server(
+            "max-streams", wholeNumber(1, 100_000), 100, null, "Streams live at once; more publishes are refused.");
+    public static final Option<Integer> MAX_RTMP_CONNECTIONS =
+            server("max-rtmp-connections", wholeNumber(1, 100_000), 1000, null, "RTMP connections open at once.");
 
     // ---- SRT ingest
 
-    public static final OriginOption<Integer> SRT_PORT = server(
+    public static final Option<Integer> SRT_PORT = server(
             "srt-port",
             port(),
             8890,
             null,
             "SRT ingest port (UDP): publish to srt://HOST:PORT?streamid=publish:live/NAME.");
-    public static final OriginOption<Integer> SRT_LATENCY_MS = server(
+    public static final Option<Integer> SRT_LATENCY_MS = server(
             "srt-latency-ms",
-            integer(20, 10_000),
-            120,
+            wholeNumber(SrtSettings.MIN_LATENCY_MS, SrtSettings.MAX_LATENCY_MS),
+            SrtSettings.DEFAULT_LATENCY_MS,
             null,
             "SRT receive latency (TSBPD delay); a publisher asking for more gets more.");
-    public static final OriginOption<String> SRT_PASSPHRASE = add(new OriginOption<>(
+    public static final Option<String> SRT_PASSPHRASE = add(new Option<>(
             "srt-passphrase",
-            SrtValueTypes.passphrase(),
+            srtPassphrase(),
             null,
             "none (SRT publishers do not encrypt)",
             Scope.STREAM,
             true,
             "The passphrase SRT publishers must encrypt with (10 to 79 characters; AES key length as the"
                     + " publisher chooses)."));
-    public static final OriginOption<SrtUser> SRT_USER = add(new OriginOption<>(
+    public static final Option<SrtUser> SRT_USER = add(new Option<>(
             "srt-user",
-            SrtValueTypes.user(),
+            srtUser(),
             null,
             null,
             Scope.SERVER,
             true,
             "NAME:PASSPHRASE: a publisher naming user NAME in its stream id (u=NAME) encrypts with this"
                     + " passphrase, on any stream; repeat for several users."));
-    public static final OriginOption<Integer> MAX_SRT_SESSIONS =
-            server("max-srt-sessions", integer(1, 100_000), 1000, null, "SRT sessions open at once.");
+    public static final Option<Integer> MAX_SRT_SESSIONS = server(
+            "max-srt-sessions",
+            wholeNumber(1, 100_000),
+            SrtSettings.DEFAULT_MAX_SESSIONS,
+            null,
+            "SRT sessions open at once.");
 
     // ---- viewers
 
-    public static final OriginOption<Integer> MAX_HTTP_CONNECTIONS = server(
+    public static final Option<Integer> MAX_HTTP_CONNECTIONS = server(
             "max-http-connections",
-            integer(1, 10_000_000),
+            wholeNumber(1, 10_000_000),
             HttpLimits.DEFAULTS.maxConnections(),
             null,
             "HTTP connections open at once (viewers, or cache nodes in front); more are closed at once.");
-    public static final OriginOption<Integer> MAX_HTTP_CONNECTIONS_PER_IP = server(
+    public static final Option<Integer> MAX_HTTP_CONNECTIONS_PER_IP = server(
             "max-http-connections-per-ip",
-            integer(1, 10_000_000),
+            wholeNumber(1, 10_000_000),
             HttpLimits.DEFAULTS.maxConnectionsPerIp(),
             null,
             "HTTP connections open at once from one client IP address.");
-    public static final OriginOption<Integer> MAX_HELD_REQUESTS = server(
+    public static final Option<Integer> MAX_HELD_REQUESTS = server(
             "max-held-requests",
-            integer(1, 10_000_000),
+            wholeNumber(1, PackagerConfig.MAX_HELD_REQUESTS),
             HttpLimits.DEFAULTS.maxHeldRequests(),
             null,
             "Requests held at once (blocking playlist reloads, preload-hinted parts); more get 503.");
-    public static final OriginOption<Integer> MAX_HELD_REQUESTS_PER_IP = server(
+    public static final Option<Integer> MAX_HELD_REQUESTS_PER_IP = server(
             "max-held-requests-per-ip",
-            integer(1, 10_000_000),
+            wholeNumber(1, 10_000_000),
             HttpLimits.DEFAULTS.maxHeldRequestsPerIp(),
             null,
             "Requests held at once for one client IP address; more get 429.");
 
     // ---- recording
 
-    public static final OriginOption<Path> RECORD_DIR = server(
+    public static final Option<Path> RECORD_DIR = server(
             "record-dir",
             path(),
             null,
             "none (recording off)",
             "Record streams as fragmented MP4 under this directory: NAME/YYYY-MM-DD/NAME-START.mp4.");
-    public static final OriginOption<Boolean> RECORD = stream(
+    public static final Option<Boolean> RECORD = stream(
             "record",
             flag(),
             true,
             null,
             "Record streams when --record-dir is set ('record = off' in a stream's section).");
-    public static final OriginOption<Long> RECORD_ROTATE = server(
+    public static final Option<Long> RECORD_ROTATE = server(
             "record-rotate", duration(1000), 600_000L, null, "Start a new recording file after this much media.");
-    public static final OriginOption<Long> RECORD_MAX_AGE = server(
+    public static final Option<Long> RECORD_MAX_AGE = server(
             "record-max-age", duration(60_000), 0L, "0 (no limit)", "Delete recordings older than this, oldest first.");
-    public static final OriginOption<Long> RECORD_MAX_BYTES = server(
+    public static final Option<Long> RECORD_MAX_BYTES = server(
             "record-max-bytes",
             size(),
             0L,
             "0 (no limit)",
             "Delete the oldest recordings while all of them together are larger than this.");
-    public static final OriginOption<Long> RECORD_QUEUE_BYTES = server(
+    public static final Option<Long> RECORD_QUEUE_BYTES = server(
             "record-queue-bytes",
             size(),
             64L << 20,
@@ -208,7 +220,7 @@ public final class OriginOptions {
 
     // ---- Nostr relay
 
-    public static final OriginOption<Path> NOSTR_DB = server(
+    public static final Option<Path> NOSTR_DB = server(
             "nostr-db",
             path(),
             null,
@@ -219,14 +231,14 @@ public final class OriginOptions {
 
     // ---- operations
 
-    public static final OriginOption<Boolean> PROMETHEUS =
+    public static final Option<Boolean> PROMETHEUS =
             server("prometheus", flag(), false, null, "Serve Prometheus metrics on /metrics of --prometheus-port.");
-    public static final OriginOption<Integer> PROMETHEUS_PORT =
+    public static final Option<Integer> PROMETHEUS_PORT =
             server("prometheus-port", port(), 9642, null, "Prometheus metrics port (all interfaces).");
-    public static final OriginOption<LogLevel> LOG_LEVEL =
+    public static final Option<LogLevel> LOG_LEVEL =
             server("log-level", choice(LogLevel.class), LogLevel.INFO, null, "What the origin logs.");
 
-    public static final OriginOption<String> API_TOKEN = add(new OriginOption<>(
+    public static final Option<String> API_TOKEN = add(new Option<>(
             "api-token",
             text("<token>"),
             null,
@@ -235,19 +247,19 @@ public final class OriginOptions {
             true,
             "Bearer token for the JSON API (/api/v1) from any address: 'Authorization: Bearer TOKEN';"
                     + " at least 16 characters of A-Z a-z 0-9 - . _ ~ + /."));
-    public static final OriginOption<Path> API_TOKEN_FILE =
+    public static final Option<Path> API_TOKEN_FILE =
             server("api-token-file", path(), null, null, "A file whose first line is the --api-token.");
 
     private OriginOptions() {}
 
     /** Every row, in help order. */
-    public static List<OriginOption<?>> all() {
+    public static List<Option<?>> all() {
         return Collections.unmodifiableList(ROWS);
     }
 
     /** The row named {@code name}, or null. */
-    public static OriginOption<?> byName(String name) {
-        for (OriginOption<?> row : ROWS) {
+    public static Option<?> byName(String name) {
+        for (Option<?> row : ROWS) {
             if (row.name().equals(name)) {
                 return row;
             }
@@ -255,21 +267,52 @@ public final class OriginOptions {
         return null;
     }
 
-    private static <V> OriginOption<V> server(String name, ValueType<V> type, V value, String text, String help) {
-        return add(new OriginOption<>(name, type, value, text, Scope.SERVER, false, help));
+    private static <V> Option<V> server(String name, OptionType<V> type, V value, String text, String help) {
+        return add(new Option<>(name, type, value, text, Scope.SERVER, false, help));
     }
 
-    private static <V> OriginOption<V> stream(String name, ValueType<V> type, V value, String text, String help) {
-        return add(new OriginOption<>(name, type, value, text, Scope.STREAM, false, help));
+    private static <V> Option<V> stream(String name, OptionType<V> type, V value, String text, String help) {
+        return add(new Option<>(name, type, value, text, Scope.STREAM, false, help));
     }
 
-    private static OriginOption<String> secretRow(String name, String help) {
-        return add(new OriginOption<>(name, text("<secret>"), null, null, Scope.STREAM, true, help));
+    private static Option<String> secretRow(String name, String help) {
+        return add(new Option<>(name, text("<secret>"), null, null, Scope.STREAM, true, help));
     }
 
-    private static <V> OriginOption<V> add(OriginOption<V> row) {
+    private static <V> Option<V> add(Option<V> row) {
         ROWS.add(row);
         return row;
+    }
+
+    /** An SRT passphrase: 10 to 79 characters, as libsrt's {@code SRTO_PASSPHRASE} takes it. */
+    private static OptionType<String> srtPassphrase() {
+        return parsed("<passphrase>", OriginOptions::passphrase, text -> text);
+    }
+
+    /** {@code NAME:PASSPHRASE}, NAME being 1 to 64 of A-Z a-z 0-9 _ . - */
+    private static OptionType<SrtUser> srtUser() {
+        return parsed(
+                "<name:passphrase>",
+                text -> {
+                    int colon = text.indexOf(':');
+                    if (colon < 0) {
+                        throw new IllegalArgumentException("must be NAME:PASSPHRASE");
+                    }
+                    String name = text.substring(0, colon);
+                    if (!SRT_USER_NAME.matcher(name).matches()) {
+                        throw new IllegalArgumentException("the user name must be 1 to 64 of A-Z a-z 0-9 _ . -");
+                    }
+                    return new SrtUser(name, passphrase(text.substring(colon + 1)));
+                },
+                user -> user.name() + ":" + user.passphrase());
+    }
+
+    private static String passphrase(String text) {
+        String problem = PassphraseKdf.validate(text);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        return text;
     }
 
     /** 0.0.0.0: every IPv4 address. */

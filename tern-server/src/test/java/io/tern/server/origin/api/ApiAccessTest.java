@@ -3,9 +3,9 @@ package io.tern.server.origin.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
-import io.tern.server.origin.config.OptionOccurrence;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.config.OriginOptions;
 import java.nio.file.Files;
@@ -22,10 +22,9 @@ class ApiAccessTest {
     Path dir;
 
     private static OriginConfig config(String... pairs) {
-        List<OptionOccurrence> cli = new java.util.ArrayList<>();
+        List<Occurrence> cli = new java.util.ArrayList<>();
         for (int i = 0; i < pairs.length; i += 2) {
-            cli.add(new OptionOccurrence(
-                    OriginOptions.byName(pairs[i]), pairs[i + 1], ConfigSource.commandLine(), null));
+            cli.add(new Occurrence(OriginOptions.byName(pairs[i]), pairs[i + 1], ConfigSource.commandLine(), null));
         }
         return OriginConfig.assemble(List.of(), cli);
     }

@@ -3,8 +3,10 @@ package io.tern.server.origin.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -163,7 +165,7 @@ class OriginConfigTest {
         assertThat(again.stream("cam1").partTargetMs()).isEqualTo(333);
     }
 
-    private void assertInvalid(List<OptionOccurrence> cli, String... fragments) {
+    private void assertInvalid(List<Occurrence> cli, String... fragments) {
         assertThatThrownBy(() -> OriginConfig.assemble(List.of(), cli))
                 .isInstanceOf(ConfigException.class)
                 .satisfies(e -> {
@@ -183,8 +185,8 @@ class OriginConfigTest {
                 });
     }
 
-    private static OptionOccurrence cli(OriginOption<?> option, String value) {
-        return new OptionOccurrence(option, value, ConfigSource.commandLine(), null);
+    private static Occurrence cli(Option<?> option, String value) {
+        return new Occurrence(option, value, ConfigSource.commandLine(), null);
     }
 
     private Path write(String... lines) throws Exception {

@@ -2,6 +2,7 @@ package io.tern.server.origin.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.server.option.Occurrence;
 import io.tern.server.origin.auth.PublishPolicy;
 import io.tern.server.origin.auth.PublishRequest;
 import io.tern.server.origin.auth.PublishTokens;
@@ -46,7 +47,7 @@ class PublishPolicyTest {
     void aStreamsOwnSecretSignsItsTokensAndNoPublishAuthOpensOneStream() throws Exception {
         Path secretFile = dir.resolve("server.secret");
         Files.writeString(secretFile, "server-secret\n");
-        List<OptionOccurrence> file = OriginConfigFile.parse(
+        List<Occurrence> file = OriginConfigFile.parse(
                 "origin.conf",
                 List.of(
                         "publish-secret-file = " + secretFile,
@@ -81,7 +82,7 @@ class PublishPolicyTest {
                 .isTrue();
     }
 
-    private static PublishPolicy policy(List<OptionOccurrence> file) {
+    private static PublishPolicy policy(List<Occurrence> file) {
         return new PublishPolicy(OriginConfig.assemble(file, List.of()), new SecureRandom(), CLOCK);
     }
 

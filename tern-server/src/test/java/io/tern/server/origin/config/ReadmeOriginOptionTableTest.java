@@ -1,7 +1,7 @@
 package io.tern.server.origin.config;
 
 import io.tern.server.config.ReadmeSection;
-import io.tern.server.origin.config.OriginOption.Scope;
+import io.tern.server.option.Option;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +27,8 @@ class ReadmeOriginOptionTableTest {
         List<String> lines = new ArrayList<>();
         lines.add("| Option | Meaning | Default |");
         lines.add("|---|---|---|");
-        for (OriginOption<?> option : OriginOptions.all()) {
-            String help = option.help() + (option.scope() == Scope.STREAM ? " Also per stream." : "");
-            lines.add("| `" + option.name() + "` | " + ReadmeSection.cell(help) + " | "
+        for (Option<?> option : OriginOptions.all()) {
+            lines.add("| `" + option.name() + "` | " + ReadmeSection.cell(option.meaning()) + " | "
                     + ReadmeSection.cell(option.defaultText()) + " |");
         }
         return String.join("\n", lines);

@@ -3,8 +3,9 @@ package io.tern.server.origin.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tern.server.config.ConfigException;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigException;
+import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
 import io.tern.server.origin.ingest.SrtIngest;
 import io.tern.srt.StreamPassphrases;
 import io.tern.srt.handshake.StreamId;
@@ -43,7 +44,7 @@ class SrtConfigTest {
                                 "srt-latency-ms = 300",
                                 "[stream cam1]",
                                 "srt-passphrase = cam1-only-passphrase")),
-                List.of(new OptionOccurrence(
+                List.of(new Occurrence(
                         OriginOptions.SRT_USER, "bob:bob-own-passphrase", ConfigSource.commandLine(), null)));
         assertThat(c.get(OriginOptions.SRT_LATENCY_MS)).isEqualTo(300);
         StreamPassphrases p = SrtIngest.passphrases(c);

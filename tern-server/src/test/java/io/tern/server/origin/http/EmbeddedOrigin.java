@@ -13,12 +13,12 @@ import io.tern.hls.testing.TestMedia;
 import io.tern.media.AccessUnit;
 import io.tern.netty.http.HttpLimits;
 import io.tern.netty.http.HttpService;
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import io.tern.server.origin.auth.PublishPolicy;
 import io.tern.server.origin.auth.PublishRequest;
-import io.tern.server.origin.config.OptionOccurrence;
 import io.tern.server.origin.config.OriginConfig;
-import io.tern.server.origin.config.OriginOption;
 import io.tern.server.origin.config.OriginOptions;
 import io.tern.server.origin.metrics.OriginCounters;
 import io.tern.server.origin.registry.IngestSession;
@@ -59,7 +59,7 @@ final class EmbeddedOrigin implements AutoCloseable {
     EmbeddedOrigin(String... options) {
         loop.freezeTime();
         startNs = loop.eventLoop().ticker().nanoTime();
-        List<OptionOccurrence> cli = new ArrayList<>();
+        List<Occurrence> cli = new ArrayList<>();
         cli.add(occurrence(OriginOptions.NO_PUBLISH_AUTH, ""));
         for (String option : options) {
             int eq = option.indexOf('=');
@@ -73,8 +73,8 @@ final class EmbeddedOrigin implements AutoCloseable {
         service = new HttpService(HlsRoutes.build(registry), HttpLimits.DEFAULTS, wall);
     }
 
-    private static OptionOccurrence occurrence(OriginOption<?> row, String value) {
-        return new OptionOccurrence(row, value, ConfigSource.commandLine(), null);
+    private static Occurrence occurrence(Option<?> row, String value) {
+        return new Occurrence(row, value, ConfigSource.commandLine(), null);
     }
 
     long elapsedMs() {

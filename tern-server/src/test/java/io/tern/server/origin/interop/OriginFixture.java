@@ -2,13 +2,13 @@ package io.tern.server.origin.interop;
 
 import static org.assertj.core.api.Assertions.fail;
 
-import io.tern.server.config.ConfigSource;
+import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import io.tern.server.origin.OriginServer;
 import io.tern.server.origin.auth.PublishTokens;
-import io.tern.server.origin.config.OptionOccurrence;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.config.OriginConfigFile;
-import io.tern.server.origin.config.OriginOption;
 import io.tern.server.origin.config.OriginOptions;
 import io.tern.server.origin.harness.Harness;
 import java.io.IOException;
@@ -43,7 +43,7 @@ final class OriginFixture implements AutoCloseable {
 
     /** With {@code fileLines} as its configuration file (stream sections), then the options. */
     OriginFixture(List<String> fileLines, String... options) throws Exception {
-        List<OptionOccurrence> cli = new ArrayList<>();
+        List<Occurrence> cli = new ArrayList<>();
         add(cli, OriginOptions.LISTEN, "127.0.0.1");
         add(cli, OriginOptions.RTMP_PORT, Integer.toString(Harness.freePort()));
         add(cli, OriginOptions.HTTP_PORT, Integer.toString(Harness.freePort()));
@@ -52,7 +52,7 @@ final class OriginFixture implements AutoCloseable {
         for (String option : options) {
             int eq = option.indexOf('=');
             String name = eq < 0 ? option : option.substring(0, eq);
-            OriginOption<?> row = OriginOptions.byName(name);
+            Option<?> row = OriginOptions.byName(name);
             if (row == null) {
                 throw new IllegalArgumentException("no option " + name);
             }
@@ -61,8 +61,8 @@ final class OriginFixture implements AutoCloseable {
         server = OriginServer.start(OriginConfig.assemble(OriginConfigFile.parse("origin.conf", fileLines), cli));
     }
 
-    private static void add(List<OptionOccurrence> cli, OriginOption<?> row, String value) {
-        cli.add(new OptionOccurrence(row, value, ConfigSource.commandLine(), null));
+    private static void add(List<Occurrence> cli, Option<?> row, String value) {
+        cli.add(new Occurrence(row, value, ConfigSource.commandLine(), null));
     }
 
     /** Where to publish {@code name}: with a token valid for an hour when the origin wants one. */

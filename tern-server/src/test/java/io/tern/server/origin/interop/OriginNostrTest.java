@@ -3,8 +3,8 @@ package io.tern.server.origin.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tern.server.config.ConfigException;
 import io.tern.server.nostr.interop.NostrPeers;
+import io.tern.server.option.ConfigException;
 import io.tern.server.origin.harness.Harness;
 import java.net.URI;
 import java.net.http.HttpRequest;

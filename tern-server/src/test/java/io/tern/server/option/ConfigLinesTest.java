@@ -1,4 +1,4 @@
-package io.tern.server.config;
+package io.tern.server.option;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.tern.server.config;
+package io.tern.server.option;
 
 import java.util.Objects;
 

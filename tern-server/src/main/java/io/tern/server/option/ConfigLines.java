@@ -1,4 +1,4 @@
-package io.tern.server.config;
+package io.tern.server.option;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.tern.server.config;
+package io.tern.server.option;
 
 /**
  * A configuration value that stops start-up. The message always names the option, the
