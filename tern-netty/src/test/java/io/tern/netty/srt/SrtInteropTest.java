@@ -11,9 +11,11 @@ import io.tern.srt.SrtSettings;
 import io.tern.srt.StreamAuthorizer;
 import io.tern.srt.handshake.RejectReason;
 import io.tern.srt.handshake.StreamId;
+import io.tern.testkit.Await;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -255,7 +257,10 @@ class SrtInteropTest {
                     Thread.onSpinWait();
                 }
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(500_000_000L);
+            Await.await(
+                    "srt-live-transmit wrote all " + ts.length + " bytes",
+                    Duration.ofSeconds(10),
+                    () -> Files.size(out) == ts.length);
             assertThat(push.stats().get().packetsSent()).isEqualTo(chunks);
             push.close();
             assertThat(slt.waitFor(20, TimeUnit.SECONDS)).isTrue();

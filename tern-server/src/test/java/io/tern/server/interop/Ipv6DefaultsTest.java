@@ -2,10 +2,10 @@ package io.tern.server.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tern.server.Main;
 import io.tern.server.interop.CoturnTools.UclientResult;
+import io.tern.testkit.ExternalPeers;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -208,12 +208,7 @@ class Ipv6DefaultsTest {
 
     /** With CI=true a host that can't run this test fails it, as a missing peer does. */
     private static void requireOrSkip(boolean available, String why) {
-        if (!available) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail(why);
-            }
-            assumeTrue(false, why);
-        }
+        ExternalPeers.require(available, why, "see .ci/run");
     }
 
     private static Path probe() throws URISyntaxException {
