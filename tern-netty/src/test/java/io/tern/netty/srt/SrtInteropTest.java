@@ -11,11 +11,9 @@ import io.tern.srt.SrtSettings;
 import io.tern.srt.StreamAuthorizer;
 import io.tern.srt.handshake.RejectReason;
 import io.tern.srt.handshake.StreamId;
-import io.tern.testkit.Await;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -257,10 +255,9 @@ class SrtInteropTest {
                     Thread.onSpinWait();
                 }
             }
-            Await.await(
-                    "srt-live-transmit wrote all " + ts.length + " bytes",
-                    Duration.ofSeconds(10),
-                    () -> Files.size(out) == ts.length);
+            // A grace period for the last ACKs and retransmissions before close: nothing shows them
+            // (srt-live-transmit buffers its file until it exits; the caller counts no unacknowledged).
+            java.util.concurrent.locks.LockSupport.parkNanos(500_000_000L);
             assertThat(push.stats().get().packetsSent()).isEqualTo(chunks);
             push.close();
             assertThat(slt.waitFor(20, TimeUnit.SECONDS)).isTrue();

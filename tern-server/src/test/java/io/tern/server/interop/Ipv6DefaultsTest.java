@@ -56,10 +56,11 @@ class Ipv6DefaultsTest {
                 .filter(Files::isExecutable)
                 .findFirst()
                 .orElse(null);
-        requireOrSkip(ip != null, "the ip tool (Debian's iproute2) is missing");
-        requireOrSkip(
+        ExternalPeers.require(ip != null, "the ip tool", "apt-get install iproute2");
+        ExternalPeers.require(
                 runQuietly(ip.toString(), "netns", "add", NAMESPACE),
-                "cannot create a network namespace (needs root): " + NAMESPACE);
+                "a network namespace (" + NAMESPACE + ")",
+                "run as root, which may create one");
         netns("link", "set", "lo", "up");
         netns("link", "add", "tern0", "type", "veth", "peer", "name", "tern1");
         netns("link", "set", "tern0", "up");
@@ -204,11 +205,6 @@ class Ipv6DefaultsTest {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /** With CI=true a host that can't run this test fails it, as a missing peer does. */
-    private static void requireOrSkip(boolean available, String why) {
-        ExternalPeers.require(available, why, "see .ci/run");
     }
 
     private static Path probe() throws URISyntaxException {
