@@ -1,17 +1,15 @@
 package io.tern.bench.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.tern.bench.load.LoadConfig;
 import io.tern.bench.load.LoadGenerator;
 import io.tern.bench.load.ProcStats;
 import io.tern.bench.load.RunResult;
 import io.tern.bench.load.Transport;
+import io.tern.testkit.ExternalPeers;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -25,12 +23,7 @@ class CoturnIntegrationTest {
             value = Transport.class,
             names = {"UDP", "TCP"})
     void tinyLoadThroughCoturn(Transport transport, @TempDir Path dir) throws Exception {
-        if (!Files.isExecutable(Path.of(TURNSERVER))) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail(TURNSERVER + " is missing; it is required in CI");
-            }
-            Assumptions.abort(TURNSERVER + " not installed");
-        }
+        ExternalPeers.requireAt(Path.of(TURNSERVER), "coturn");
         int port = RunnerMain.freePort(36000, 36999);
         Cell cell = new Cell(transport, 2, 160, 1, 2, 8);
         ServerKind.Settings s = new ServerKind.Settings(

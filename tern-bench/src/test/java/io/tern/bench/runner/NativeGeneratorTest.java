@@ -1,7 +1,6 @@
 package io.tern.bench.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.tern.bench.load.LoadConfig;
 import io.tern.bench.load.LoadGenerator;
@@ -9,10 +8,9 @@ import io.tern.bench.load.NativeBinaries;
 import io.tern.bench.load.ProcStats;
 import io.tern.bench.load.RunResult;
 import io.tern.bench.load.Transport;
+import io.tern.testkit.ExternalPeers;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,13 +26,13 @@ class NativeGeneratorTest {
     @ParameterizedTest
     @CsvSource({"minifwd, UDP", "coturn, UDP", "coturn, TCP"})
     void turnloadRelaysThroughTheServer(String server, Transport transport, @TempDir Path dir) throws Exception {
-        require(Files.isExecutable(Path.of("/usr/bin/gcc")), "gcc");
+        ExternalPeers.requireAt(Path.of("/usr/bin/gcc"), "gcc");
         Path repoRoot = Path.of("").toAbsolutePath().getParent();
         ServerKind kind;
         if (server.equals(Forwarder.NAME)) {
             kind = new Forwarder(NativeBinaries.build(repoRoot, "minifwd"));
         } else {
-            require(Files.isExecutable(Path.of(TURNSERVER)), TURNSERVER);
+            ExternalPeers.requireAt(Path.of(TURNSERVER), "coturn");
             kind = new Coturn(TURNSERVER);
         }
         Path turnload = NativeBinaries.build(repoRoot, "turnload");
@@ -87,15 +85,6 @@ class NativeGeneratorTest {
             // turnload read the server's CPU time at the edges of the measured phase.
             assertThat(r.serverCpuSeconds()).isGreaterThanOrEqualTo(0);
             assertThat(ProcStats.comm(p.pid())).isIn("turnserver", "minifwd");
-        }
-    }
-
-    private static void require(boolean present, String what) {
-        if (!present) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail(what + " is missing; it is required in CI");
-            }
-            Assumptions.abort(what + " not installed");
         }
     }
 }

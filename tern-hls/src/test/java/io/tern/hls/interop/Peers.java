@@ -1,7 +1,6 @@
 package io.tern.hls.interop;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import io.tern.testkit.ExternalPeers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,12 +8,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * The real peers of tern-hls's interop tests: ffmpeg/ffprobe and Node with hls-parser. Outside CI
- * a missing peer skips the test; with {@code CI=true} it fails, so a CI machine without the
- * peers never passes silently.
+ * The real peers of tern-hls's interop tests: ffmpeg/ffprobe and Node with hls-parser, found
+ * through {@link ExternalPeers} (a missing one skips, or fails with {@code CI=true}).
  */
 final class Peers {
     static final Path NODE_DIR = Path.of("src/test/node").toAbsolutePath();
@@ -24,33 +21,17 @@ final class Peers {
 
     private Peers() {}
 
-    static void require(boolean available, String what) {
-        if (available) {
-            return;
-        }
-        String message = what + " is not installed; see tern-hls/README.md";
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail(message);
-        }
-        Assumptions.abort(message);
-    }
-
     static void requireFfmpeg() {
-        require(works("ffmpeg", "-version") && works("ffprobe", "-version"), "ffmpeg and ffprobe (apt: ffmpeg)");
+        ExternalPeers.require("ffmpeg", "ffmpeg");
+        ExternalPeers.require("ffprobe", "ffmpeg");
     }
 
     static void requireHlsParser() {
-        require(
-                works("node", "--version") && Files.isDirectory(NODE_DIR.resolve("node_modules/hls-parser")),
-                "node with hls-parser (npm ci in tern-hls/src/test/node)");
-    }
-
-    static boolean works(String... command) {
-        try {
-            return run(Path.of("."), List.of(command)).exit() == 0;
-        } catch (IOException e) {
-            return false;
-        }
+        ExternalPeers.require("node", "nodejs");
+        ExternalPeers.require(
+                Files.isDirectory(NODE_DIR.resolve("node_modules/hls-parser")),
+                "node's hls-parser",
+                "npm ci in tern-hls/src/test/node");
     }
 
     /** Runs a command to completion (bounded at two minutes), capturing both streams. */

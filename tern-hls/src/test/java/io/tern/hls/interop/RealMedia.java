@@ -5,6 +5,7 @@ import io.tern.media.MediaFormatException;
 import io.tern.media.TrackType;
 import io.tern.media.codec.AacConfig;
 import io.tern.media.codec.AvcConfig;
+import io.tern.testkit.FfmpegSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,46 +42,21 @@ final class RealMedia {
         Path adts = dir.resolve("a.aac");
         ffmpeg(
                 dir,
-                "-f",
-                "lavfi",
-                "-i",
-                "testsrc2=size=1280x720:rate=30",
-                "-t",
-                String.valueOf(seconds),
-                "-c:v",
-                "libx264",
-                "-preset",
-                "veryfast",
-                "-g",
-                "30",
-                "-keyint_min",
-                "30",
-                "-sc_threshold",
-                "0",
-                "-bf",
-                "2",
-                "-pix_fmt",
-                "yuv420p",
-                "-f",
-                "h264",
-                h264.toString());
+                FfmpegSource.file("ffmpeg")
+                        .videoOnly()
+                        .fixedGop()
+                        .bFrames(2)
+                        .seconds(seconds)
+                        .format("h264")
+                        .command(h264.toString()));
         ffmpeg(
                 dir,
-                "-f",
-                "lavfi",
-                "-i",
-                "sine=frequency=440:sample_rate=48000",
-                "-t",
-                String.valueOf(seconds),
-                "-c:a",
-                "aac",
-                "-b:a",
-                "128k",
-                "-ac",
-                "2",
-                "-f",
-                "adts",
-                adts.toString());
+                FfmpegSource.file("ffmpeg")
+                        .audioOnly()
+                        .stereo()
+                        .seconds(seconds)
+                        .format("adts")
+                        .command(adts.toString()));
 
         List<List<byte[]>> units = accessUnits(Files.readAllBytes(h264));
         byte[] sps = null;
@@ -222,9 +198,7 @@ final class RealMedia {
         return display;
     }
 
-    private static void ffmpeg(Path dir, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of("ffmpeg", "-v", "error", "-y", "-threads", "1"));
-        command.addAll(List.of(args));
+    private static void ffmpeg(Path dir, List<String> command) throws IOException {
         Peers.Run run = Peers.run(dir, command);
         if (run.exit() != 0) {
             throw new IOException("ffmpeg failed: " + run.err());

@@ -1,18 +1,17 @@
 package io.tern.media.ts;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import io.tern.testkit.ExternalPeers;
+import io.tern.testkit.FfmpegSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real MPEG-TS from ffmpeg: 1280x720 30 fps libx264 (GOP 1 s, B-frames, so PTS ≠ DTS) and AAC,
- * and ffprobe's view of its packets. Outside CI a missing ffmpeg skips; with CI=true it fails.
+ * and ffprobe's view of its packets. A missing ffmpeg skips, or fails with CI=true (ExternalPeers).
  */
 final class FfmpegTs {
     record Packet(int stream, long pts, long dts, boolean key) {}
@@ -23,39 +22,11 @@ final class FfmpegTs {
         require("ffmpeg");
         require("ffprobe");
         Path ts = dir.resolve("fixture-" + seconds + "s.ts");
-        run(List.of(
-                "ffmpeg",
-                "-hide_banner",
-                "-loglevel",
-                "error",
-                "-y",
-                "-f",
-                "lavfi",
-                "-i",
-                "testsrc2=size=1280x720:rate=30",
-                "-f",
-                "lavfi",
-                "-i",
-                "sine=frequency=440:sample_rate=48000",
-                "-t",
-                String.valueOf(seconds),
-                "-c:v",
-                "libx264",
-                "-preset",
-                "veryfast",
-                "-g",
-                "30",
-                "-bf",
-                "2",
-                "-pix_fmt",
-                "yuv420p",
-                "-c:a",
-                "aac",
-                "-b:a",
-                "128k",
-                "-f",
-                "mpegts",
-                ts.toString()));
+        run(FfmpegSource.file("ffmpeg")
+                .bFrames(2)
+                .seconds(seconds)
+                .format("mpegts")
+                .command(ts.toString()));
         return ts;
     }
 
@@ -96,26 +67,7 @@ final class FfmpegTs {
     }
 
     static void require(String tool) {
-        boolean ok;
-        try {
-            Process p = new ProcessBuilder(tool, "-version")
-                    .redirectErrorStream(true)
-                    .start();
-            p.getInputStream().readAllBytes();
-            ok = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            ok = false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ok = false;
-        }
-        if (!ok) {
-            String message = tool + " is not installed (apt: ffmpeg)";
-            if ("true".equals(System.getenv("CI"))) {
-                fail(message);
-            }
-            Assumptions.abort(message);
-        }
+        ExternalPeers.require(tool, "ffmpeg");
     }
 
     static List<String> run(List<String> command) throws Exception {

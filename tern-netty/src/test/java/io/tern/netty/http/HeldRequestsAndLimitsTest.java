@@ -3,7 +3,7 @@ package io.tern.netty.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.tern.netty.TestTls;
+import io.tern.testkit.TestTls;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;

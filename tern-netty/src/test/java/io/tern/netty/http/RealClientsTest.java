@@ -3,7 +3,7 @@ package io.tern.netty.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.Unpooled;
-import io.tern.netty.TestTls;
+import io.tern.testkit.TestTls;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,9 +1,10 @@
 package io.tern.netty.http;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.tern.netty.TestTls;
 import io.tern.netty.stream.TlsContextSource;
+import io.tern.netty.stream.TlsSettings;
 import io.tern.netty.websocket.WebSocketEndpoint;
+import io.tern.testkit.TestTls;
 import io.tern.websocket.engine.WebSocketConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -40,7 +41,8 @@ final class TestOrigin implements AutoCloseable {
         new SecureRandom().nextBytes(bytes);
         part = SharedBody.of(bytes, "video/mp4");
         dir = Files.createTempDirectory("tern-http-test");
-        tls = HttpTls.load(TestTls.selfSigned(dir, "CN=localhost", 0));
+        TestTls.Pem pem = TestTls.selfSigned(dir, "CN=localhost");
+        tls = HttpTls.load(new TlsSettings(pem.cert(), pem.key(), null, false, 0));
         HttpRoutes routes = HttpRoutes.builder()
                 .get(
                         "/hello",

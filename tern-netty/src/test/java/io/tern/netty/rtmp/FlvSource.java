@@ -71,6 +71,7 @@ final class FlvSource {
                 long dueNs = startNs + MediaTime.toNanos(unit.dts());
                 long waitNs = dueNs - System.nanoTime();
                 if (waitNs > 0) {
+                    // Pacing a live source at its DTS: the real-time rate is the behaviour, not a wait.
                     Thread.sleep(waitNs / 1_000_000, (int) (waitNs % 1_000_000));
                 }
                 client.sendAccessUnit(unit);

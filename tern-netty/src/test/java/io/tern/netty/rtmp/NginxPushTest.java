@@ -7,6 +7,7 @@ import io.tern.netty.NettyTransports;
 import io.tern.rtmp.CloseReason;
 import io.tern.rtmp.handshake.HandshakeScheme;
 import io.tern.rtmp.session.RtmpSettings;
+import io.tern.testkit.Await;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -107,7 +108,7 @@ class NginxPushTest {
         }
     }
 
-    private Process startNginx(int port) throws IOException, InterruptedException {
+    private Process startNginx(int port) throws Exception {
         Path conf = dir.resolve("nginx.conf");
         Files.writeString(
                 conf,
@@ -139,17 +140,29 @@ class NginxPushTest {
                 dir,
                 "nginx");
         // Bounded wait for the port to accept, or for nginx to die and say why.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline && nginx.isAlive()) {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        try {
+            Await.await(
+                    "nginx accepting on " + port,
+                    Duration.ofSeconds(10),
+                    Duration.ofMillis(50),
+                    () -> !nginx.isAlive() || accepts(port));
+            if (nginx.isAlive()) {
                 return nginx;
-            } catch (IOException notYet) {
-                Thread.sleep(50);
             }
+        } catch (AssertionError timedOut) {
+            // reported below, with nginx's own words
         }
         nginx.destroyForcibly();
         throw new AssertionError("nginx did not start: " + Files.readString(dir.resolve("error.log")));
+    }
+
+    private static boolean accepts(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            return true;
+        } catch (IOException notYet) {
+            return false;
+        }
     }
 
     static int freePort() throws IOException {

@@ -2,6 +2,7 @@ package io.tern.netty.rtmp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.testkit.FfmpegSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -39,38 +40,11 @@ class RealPublishersTest {
     }
 
     static List<String> ffmpegPublish(String url, int seconds) {
-        return List.of(
-                RtmpPeers.FFMPEG.toString(),
-                "-hide_banner",
-                "-loglevel",
-                "error",
-                "-f",
-                "lavfi",
-                "-i",
-                "testsrc2=size=1280x720:rate=30",
-                "-f",
-                "lavfi",
-                "-i",
-                "sine=frequency=440:sample_rate=48000",
-                "-t",
-                Integer.toString(seconds),
-                "-c:v",
-                "libx264",
-                "-preset",
-                "veryfast",
-                "-tune",
-                "zerolatency",
-                "-g",
-                "30",
-                "-pix_fmt",
-                "yuv420p",
-                "-c:a",
-                "aac",
-                "-b:a",
-                "128k",
-                "-f",
-                "flv",
-                url);
+        return FfmpegSource.file(RtmpPeers.FFMPEG.toString())
+                .zeroLatency()
+                .seconds(seconds)
+                .format("flv")
+                .command(url);
     }
 
     private List<String> gstreamerPublish(String url, int seconds) {

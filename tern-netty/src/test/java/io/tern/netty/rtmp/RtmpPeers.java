@@ -1,17 +1,15 @@
 package io.tern.netty.rtmp;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import io.tern.testkit.ExternalPeers;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 
 /**
- * The real RTMP peers. Outside CI a missing peer skips its test; with {@code CI=true} it fails, so
- * a CI machine without them can never pass silently.
+ * The real RTMP peers, found through {@link ExternalPeers}: a missing one skips its test, or fails
+ * it with {@code CI=true}.
  */
 final class RtmpPeers {
     static final Path FFMPEG = Path.of("/usr/bin/ffmpeg");
@@ -22,19 +20,9 @@ final class RtmpPeers {
 
     private RtmpPeers() {}
 
-    static void require(boolean available, String what) {
-        if (available) {
-            return;
-        }
-        String message = what + " is not installed (see .ci/run)";
-        if ("true".equals(System.getenv("CI"))) {
-            fail(message);
-        }
-        Assumptions.abort(message);
-    }
-
     static void requireFfmpeg() {
-        require(Files.isExecutable(FFMPEG) && Files.isExecutable(FFPROBE), "ffmpeg and ffprobe (apt: ffmpeg)");
+        ExternalPeers.requireAt(FFMPEG, "ffmpeg");
+        ExternalPeers.requireAt(FFPROBE, "ffmpeg");
     }
 
     /** The GStreamer plugins the publisher pipeline needs, by their shared objects. */
@@ -47,10 +35,12 @@ final class RtmpPeers {
             "libgstaudiotestsrc.so");
 
     static void requireGstreamer() {
-        require(
-                Files.isExecutable(GST_LAUNCH) && gstPluginsPresent(),
-                "gst-launch-1.0 with rtmp2sink, x264enc, avenc_aac and flvmux (apt: gstreamer1.0-tools,"
-                        + " gstreamer1.0-plugins-base, -good, -bad, -ugly, gstreamer1.0-libav)");
+        ExternalPeers.requireAt(GST_LAUNCH, "gstreamer1.0-tools");
+        ExternalPeers.require(
+                gstPluginsPresent(),
+                "GStreamer's rtmp2sink, x264enc, avenc_aac and flvmux",
+                "apt-get install gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad"
+                        + " gstreamer1.0-plugins-ugly gstreamer1.0-libav");
     }
 
     private static boolean gstPluginsPresent() {
@@ -68,8 +58,8 @@ final class RtmpPeers {
     }
 
     static void requireNginxRtmp() {
-        require(
-                Files.isExecutable(NGINX) && Files.isRegularFile(NGINX_RTMP_MODULE),
-                "nginx with the RTMP module (apt: nginx, libnginx-mod-rtmp)");
+        ExternalPeers.requireAt(NGINX, "nginx");
+        ExternalPeers.require(
+                Files.isRegularFile(NGINX_RTMP_MODULE), "nginx's RTMP module", "apt-get install libnginx-mod-rtmp");
     }
 }

@@ -255,6 +255,8 @@ class SrtInteropTest {
                     Thread.onSpinWait();
                 }
             }
+            // A grace period for the last ACKs and retransmissions before close: nothing shows them
+            // (srt-live-transmit buffers its file until it exits; the caller counts no unacknowledged).
             java.util.concurrent.locks.LockSupport.parkNanos(500_000_000L);
             assertThat(push.stats().get().packetsSent()).isEqualTo(chunks);
             push.close();

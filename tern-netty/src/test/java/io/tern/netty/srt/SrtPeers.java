@@ -1,17 +1,15 @@
 package io.tern.netty.srt;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
-import java.io.IOException;
+import io.tern.testkit.ExternalPeers;
+import io.tern.testkit.FfmpegSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The real SRT peers: Debian's ffmpeg/ffprobe (libsrt 1.5) and srt-live-transmit (srt-tools).
- * Outside CI a missing one skips the test; with CI=true it fails it.
+ * Found through {@link ExternalPeers}: a missing one skips the test, or fails it with CI=true.
  */
 public final class SrtPeers {
     record Result(int exit, String output) {}
@@ -20,33 +18,10 @@ public final class SrtPeers {
 
     private SrtPeers() {}
 
-    static void require(String tool, String... versionArgs) {
-        List<String> cmd = new ArrayList<>(List.of(tool));
-        cmd.addAll(List.of(versionArgs));
-        boolean ok;
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            ok = p.waitFor(30, TimeUnit.SECONDS);
-        } catch (IOException e) {
-            ok = false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ok = false;
-        }
-        if (!ok) {
-            String message = tool + " is not installed (apt: ffmpeg srt-tools)";
-            if ("true".equals(System.getenv("CI"))) {
-                fail(message);
-            }
-            Assumptions.abort(message);
-        }
-    }
-
     static void requireAll() {
-        require("ffmpeg", "-version");
-        require("ffprobe", "-version");
-        require("srt-live-transmit", "-version");
+        ExternalPeers.require("ffmpeg", "ffmpeg");
+        ExternalPeers.require("ffprobe", "ffmpeg");
+        ExternalPeers.require("srt-live-transmit", "srt-tools");
     }
 
     static Result run(List<String> command, int timeoutSeconds) throws Exception {
@@ -78,38 +53,7 @@ public final class SrtPeers {
     public static Path fixture(Path dir, int seconds) throws Exception {
         Path ts = dir.resolve("fixture.ts");
         Result r = run(
-                List.of(
-                        "ffmpeg",
-                        "-hide_banner",
-                        "-loglevel",
-                        "error",
-                        "-y",
-                        "-f",
-                        "lavfi",
-                        "-i",
-                        "testsrc2=size=1280x720:rate=30",
-                        "-f",
-                        "lavfi",
-                        "-i",
-                        "sine=frequency=440:sample_rate=48000",
-                        "-t",
-                        String.valueOf(seconds),
-                        "-c:v",
-                        "libx264",
-                        "-preset",
-                        "veryfast",
-                        "-g",
-                        "30",
-                        "-pix_fmt",
-                        "yuv420p",
-                        "-c:a",
-                        "aac",
-                        "-b:a",
-                        "128k",
-                        "-f",
-                        "mpegts",
-                        ts.toString()),
-                120);
+                FfmpegSource.file("ffmpeg").seconds(seconds).format("mpegts").command(ts.toString()), 120);
         if (r.exit() != 0) {
             throw new IllegalStateException("ffmpeg fixture: " + r.output());
         }

@@ -39,7 +39,7 @@ class ExpirationTest extends ClientFixture {
                 .as("still on disk until the purge")
                 .isTrue();
         long purgeAt = relay.engine.nextDeadlineNs();
-        assertThat(purgeAt).isEqualTo(io.tern.nostr.testing.FakeClock.START_NS + 60_000_000_000L);
+        assertThat(purgeAt).isEqualTo(io.tern.testkit.FakeClock.START_NS + 60_000_000_000L);
         relay.advanceMillis((purgeAt - relay.clock.nowNs()) / 1_000_000);
         assertThat(relay.events.contains(e.id())).isFalse();
         assertThat(relay.engine.nextDeadlineNs()).isEqualTo(purgeAt + 60_000_000_000L);

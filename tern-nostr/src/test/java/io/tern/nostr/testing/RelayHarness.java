@@ -10,6 +10,7 @@ import io.tern.nostr.event.Event;
 import io.tern.nostr.store.MemoryEventStore;
 import io.tern.nostr.store.MemoryEvents;
 import io.tern.nostr.store.StoreCompletion;
+import io.tern.testkit.FakeClock;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -2,11 +2,10 @@ package io.tern.server.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tern.testkit.ExternalPeers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,14 +24,7 @@ public final class CoturnTools {
     private CoturnTools() {}
 
     public static Path require(String tool) {
-        Path path = Path.of("/usr/bin", tool);
-        if (!Files.isExecutable(path)) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail(tool + " is missing: install Debian's coturn and openssl packages (.ci/run does)");
-            }
-            assumeTrue(false, tool + " not installed");
-        }
-        return path;
+        return ExternalPeers.requireAt(Path.of("/usr/bin", tool), "coturn");
     }
 
     /** Runs a tool to completion within {@code timeoutSeconds}; returns stdout and stderr together. */
@@ -92,29 +84,5 @@ public final class CoturnTools {
         command.add(tool.toString());
         command.addAll(List.of(args));
         return command;
-    }
-
-    /** A throwaway self-signed P-256 certificate and key for CN=localhost, made by openssl. */
-    public static void selfSigned(Path cert, Path key) throws Exception {
-        Path openssl = require("openssl");
-        run(
-                60,
-                openssl.toString(),
-                "req",
-                "-x509",
-                "-newkey",
-                "ec",
-                "-pkeyopt",
-                "ec_paramgen_curve:P-256",
-                "-nodes",
-                "-keyout",
-                key.toString(),
-                "-out",
-                cert.toString(),
-                "-days",
-                "2",
-                "-subj",
-                "/CN=localhost");
-        assertThat(Files.size(cert)).isPositive();
     }
 }

@@ -10,6 +10,7 @@ import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.option.ConfigSource;
 import io.tern.server.relay.RelayServer;
+import io.tern.testkit.TestTls;
 import io.tern.turn.engine.DropReason;
 import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnCounters;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * coturn's turnutils_uclient against Tern over TCP ({@code -t}) and TLS ({@code -t -S}), in both
  * long-term credential modes (TURN REST secret and static users), with zero loss. Tern runs
- * in-process, configured with coturn's option names; the TLS certificate is made by openssl.
+ * in-process, configured with coturn's option names; the TLS certificate is the test kit's self-signed one.
  * Outside CI a missing tool skips; with {@code CI=true} it fails.
  */
 class StreamInteropTest {
@@ -118,7 +119,7 @@ class StreamInteropTest {
         if (tls) {
             Path cert = dir.resolve("cert.pem");
             Path key = dir.resolve("key.pem");
-            CoturnTools.selfSigned(cert, key);
+            TestTls.selfSigned(dir, "CN=localhost");
             tlsPort = InteropRelay.freePort();
             options.addAll(List.of(
                     "tls-listening-port", Integer.toString(tlsPort), "cert", cert.toString(), "pkey", key.toString()));

@@ -2,13 +2,13 @@ package io.tern.server.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tern.server.interop.CoturnTools;
 import io.tern.server.interop.InteropRelay;
 import io.tern.server.metrics.RelayFixture;
 import io.tern.server.metrics.TurnClient;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.message.StunMethod;
+import io.tern.testkit.TestTls;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -100,7 +100,7 @@ class StalledReaderTest {
         if (tls) {
             Path cert = dir.resolve("cert.pem");
             Path key = dir.resolve("key.pem");
-            CoturnTools.selfSigned(cert, key);
+            TestTls.selfSigned(dir, "CN=localhost");
             conf.addAll(List.of("tls-listening-port=" + tlsPort, "cert=" + cert, "pkey=" + key));
         } else {
             conf.add("no-tls");
@@ -141,7 +141,7 @@ class StalledReaderTest {
                         result.freshClientNs.add(freshClientNs(udp));
                         nextProbeNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(400);
                     }
-                    Thread.sleep(50);
+                    Thread.sleep(50); // the sampling period of the measurement, not a wait
                 }
                 running.set(false);
                 blaster.join(5000);
@@ -202,7 +202,7 @@ class StalledReaderTest {
             });
             drain.start();
             Thread blaster = blaster(peer, List.of(relayed), running, new AtomicLong());
-            Thread.sleep(1500);
+            Thread.sleep(1500); // how long the blast lasts: the load under test, not a wait
             running.set(false);
             blaster.join(5000);
             drain.join(10_000);

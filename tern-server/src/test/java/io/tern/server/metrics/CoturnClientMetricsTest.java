@@ -3,14 +3,12 @@ package io.tern.server.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import java.io.File;
+import io.tern.testkit.ExternalPeers;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** coturn's turnutils_uclient (client to client, REST secret) against Tern; its traffic shows in {@code /metrics}. */
@@ -78,17 +76,6 @@ class CoturnClientMetricsTest {
     }
 
     private static Path require(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path candidate = Path.of(dir, tool);
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        String message = tool + " is missing: install Debian's coturn package";
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail(message + "; CI=true, so this fails instead of skipping");
-        }
-        Assumptions.abort(message);
-        return null;
+        return ExternalPeers.require(tool, "coturn");
     }
 }

@@ -1,6 +1,7 @@
 package io.tern.turn.testing;
 
 import io.tern.stun.address.TransportAddress;
+import io.tern.testkit.FakeClock;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.engine.ClientEndpoint;

@@ -2,6 +2,7 @@ package io.tern.bench.jmh.srt;
 
 import io.tern.media.AccessUnit;
 import io.tern.media.ts.TsDemuxer;
+import io.tern.testkit.FfmpegSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -35,35 +36,11 @@ public class TsDemuxBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         Path file = Files.createTempFile("tern-bench", ".ts");
-        Process p = new ProcessBuilder(
-                        "ffmpeg",
-                        "-hide_banner",
-                        "-loglevel",
-                        "error",
-                        "-y",
-                        "-f",
-                        "lavfi",
-                        "-i",
-                        "testsrc2=size=1280x720:rate=30",
-                        "-f",
-                        "lavfi",
-                        "-i",
-                        "sine=frequency=440:sample_rate=48000",
-                        "-t",
-                        "4",
-                        "-c:v",
-                        "libx264",
-                        "-preset",
-                        "veryfast",
-                        "-g",
-                        "30",
-                        "-pix_fmt",
-                        "yuv420p",
-                        "-c:a",
-                        "aac",
-                        "-f",
-                        "mpegts",
-                        file.toString())
+        Process p = new ProcessBuilder(FfmpegSource.file("ffmpeg")
+                        .defaultAudioBitrate()
+                        .seconds(4)
+                        .format("mpegts")
+                        .command(file.toString()))
                 .inheritIO()
                 .start();
         if (p.waitFor() != 0) {

@@ -2,13 +2,13 @@ package io.tern.bench.origin.runner;
 
 import io.tern.bench.runner.Commands;
 import io.tern.bench.runner.ServerProcess;
-import io.tern.hls.testing.FfmpegTestStream;
+import io.tern.testkit.FfmpegSource;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The same live stream into every origin: the tests' {@link FfmpegTestStream} (720p30 H.264 at
+ * The same live stream into every origin: the tests' {@link FfmpegSource#live} (720p30 H.264 at
  * 2.5 Mbit/s, AAC at 128 kbit/s, in real time), here with the rate capped, a 440 Hz tone and only
  * errors logged, published over RTMP. Bounded: it stops by itself after {@code seconds}.
  */
@@ -28,7 +28,7 @@ final class Publisher {
     }
 
     static List<String> command(String ffmpeg, String url, long seconds) {
-        return FfmpegTestStream.of(ffmpeg)
+        return FfmpegSource.live(ffmpeg)
                 .logLevel("error")
                 .toneHz(440)
                 .capRate()

@@ -1,7 +1,6 @@
 package io.tern.bench.origin.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tern.bench.origin.load.OriginLoadConfig;
@@ -11,9 +10,9 @@ import io.tern.bench.origin.report.RunRecord;
 import io.tern.bench.origin.viewer.ViewerMode;
 import io.tern.bench.runner.RunnerMain;
 import io.tern.bench.runner.ServerProcess;
+import io.tern.testkit.ExternalPeers;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,20 +28,12 @@ class NginxOriginIntegrationTest {
     @TempDir
     Path dir;
 
-    private static void require(boolean present, String what) {
-        if (present) {
-            return;
-        }
-        if ("true".equals(System.getenv("CI"))) {
-            fail(what + " is missing; it is required in CI (see .ci/run)");
-        }
-        Assumptions.abort(what + " not installed");
-    }
-
     @Test
     void classicViewersWatchNginxRtmp() throws Exception {
-        require(Files.isExecutable(NGINX) && Files.isRegularFile(NginxRtmp.MODULE), "nginx with libnginx-mod-rtmp");
-        require(Files.isExecutable(FFMPEG), "ffmpeg");
+        ExternalPeers.requireAt(NGINX, "nginx");
+        ExternalPeers.require(
+                Files.isRegularFile(NginxRtmp.MODULE), "nginx's RTMP module", "apt-get install libnginx-mod-rtmp");
+        ExternalPeers.requireAt(FFMPEG, "ffmpeg");
         Path shm = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : dir;
         NginxRtmp nginx = new NginxRtmp(NGINX.toString(), "1", shm, 24);
         Origin.Ports ports =

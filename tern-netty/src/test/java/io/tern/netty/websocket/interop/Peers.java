@@ -1,12 +1,8 @@
 package io.tern.netty.websocket.interop;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
-import java.io.IOException;
+import io.tern.testkit.ExternalPeers;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Locates the real peers. Outside CI a missing peer skips the test; with {@code CI=true} it fails,
@@ -20,49 +16,23 @@ final class Peers {
 
     private Peers() {}
 
-    static void require(boolean available, String what) {
-        if (available) {
-            return;
-        }
-        String message = what + " is not installed; see tern-websocket/README.md (Interop peers)";
-        if ("true".equals(System.getenv("CI"))) {
-            fail(message);
-        }
-        Assumptions.abort(message);
-    }
-
     static void requirePythonWebsockets() {
-        require(
-                Files.isExecutable(PYTHON) && exitsZero(PYTHON.toString(), "-c", "import websockets"),
-                "/usr/bin/python3 with websockets (apt: python3-websockets)");
+        ExternalPeers.requireAt(PYTHON, "python3");
+        ExternalPeers.require(
+                ExternalPeers.runs(PYTHON.toString(), "-c", "import websockets"),
+                "python3's websockets",
+                "apt-get install python3-websockets");
     }
 
     static void requireNodeWs() {
-        require(
-                exitsZero("node", "--version") && Files.isDirectory(NODE_DIR.resolve("node_modules/ws")),
-                "node with ws (npm ci in tern-netty/src/test/node)");
+        ExternalPeers.require("node", "nodejs");
+        ExternalPeers.require(
+                Files.isDirectory(NODE_DIR.resolve("node_modules/ws")),
+                "node's ws",
+                "npm ci in tern-netty/src/test/node");
     }
 
     static void requireChromium() {
-        require(Files.isExecutable(CHROMIUM), "/usr/bin/chromium (apt: chromium)");
-    }
-
-    private static boolean exitsZero(String... command) {
-        try {
-            Process p = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return false;
-            }
-            return p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        ExternalPeers.requireAt(CHROMIUM, "chromium");
     }
 }

@@ -1,13 +1,10 @@
 package io.tern.server.origin.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tern.testkit.ExternalPeers;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.TimeUnit;
@@ -78,7 +75,7 @@ class PublishTokensTest {
     @Property(tries = 20)
     void theDocumentedOpensslLineMintsTheSameToken(@ForAll("names") String name, @ForAll("secrets") String secret)
             throws Exception {
-        assumeTrue(opensslAvailable(), "openssl is missing");
+        ExternalPeers.require("openssl", "openssl");
         long expiry = NOW + 3600;
         ProcessBuilder shell =
                 new ProcessBuilder("bash", "-c", PublishTokens.OPENSSL_COMMAND).redirectErrorStream(true);
@@ -104,16 +101,5 @@ class PublishTokensTest {
                 .ofMinLength(1)
                 .ofMaxLength(64)
                 .filter(s -> !s.isBlank());
-    }
-
-    /** openssl is a test peer: with CI=true its absence fails the run. */
-    static boolean opensslAvailable() {
-        if (Files.isExecutable(Path.of("/usr/bin/openssl"))) {
-            return true;
-        }
-        if ("true".equals(System.getenv("CI"))) {
-            fail("openssl is missing: apt-get install openssl (.ci/run does)");
-        }
-        return false;
     }
 }

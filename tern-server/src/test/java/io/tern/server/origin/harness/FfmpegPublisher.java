@@ -1,6 +1,6 @@
 package io.tern.server.origin.harness;
 
-import io.tern.hls.testing.FfmpegTestStream;
+import io.tern.testkit.FfmpegSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * ffmpeg publishing the issue's test stream ({@link FfmpegTestStream}: 720p30 {@code testsrc2} with
+ * ffmpeg publishing the issue's test stream ({@link FfmpegSource#live}: 720p30 {@code testsrc2} with
  * a 1 kHz {@code sine}, libx264 and stereo AAC at 48 kHz, in real time), as FLV over RTMP or
  * MPEG-TS over SRT. {@link #close()} ends the process this
  * fixture started, by its PID.
@@ -41,7 +41,7 @@ public final class FfmpegPublisher implements AutoCloseable {
 
     /** The arguments, for the log and for tests of the command itself. */
     public static List<String> command(String url, String format, int seconds) {
-        FfmpegTestStream stream = FfmpegTestStream.of("ffmpeg").stereo().format(format);
+        FfmpegSource stream = FfmpegSource.live("ffmpeg").stereo().format(format);
         if (seconds > 0) {
             stream.seconds(seconds);
         }

@@ -1,9 +1,7 @@
 package io.tern.server.origin.harness;
 
-import static org.assertj.core.api.Assertions.fail;
-
 import io.tern.server.Main;
-import java.io.File;
+import io.tern.testkit.ExternalPeers;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -13,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Where the origin harness's peers live, and the CI rule for them: a missing peer skips a test
@@ -63,28 +60,11 @@ public final class Harness {
         if (missing.isEmpty()) {
             return;
         }
-        String message = what + " needs " + String.join(", ", missing);
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail(message + "; CI=true, so this fails instead of skipping");
-        }
-        Assumptions.abort(message);
+        ExternalPeers.require(false, String.join(", ", missing), "needed by " + what);
     }
 
     public static Path onPath(String program) {
-        for (String dir :
-                System.getenv().getOrDefault("PATH", "/usr/bin:/usr/sbin").split(File.pathSeparator)) {
-            Path candidate = Path.of(dir, program);
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        for (String dir : List.of("/usr/sbin", "/sbin")) { // nginx lives here, often off a user's PATH
-            Path candidate = Path.of(dir, program);
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
+        return ExternalPeers.find(program).orElse(null);
     }
 
     /** {@code tern ARGS...} in a JVM of its own, on this test's class path, as a user would start it. */

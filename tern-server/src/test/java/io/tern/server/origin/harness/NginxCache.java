@@ -2,6 +2,7 @@ package io.tern.server.origin.harness;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import io.tern.testkit.Await;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -47,7 +48,7 @@ public final class NginxCache implements AutoCloseable {
     }
 
     /** Starts nginx in front of {@code 127.0.0.1:originPort} and waits until it accepts connections. */
-    public static NginxCache start(int originPort) throws IOException, InterruptedException {
+    public static NginxCache start(int originPort) throws Exception {
         require();
         Path prefix = Files.createTempDirectory("tern-nginx");
         int port = Harness.freePort();
@@ -77,20 +78,22 @@ public final class NginxCache implements AutoCloseable {
         return cache;
     }
 
-    private void awaitListening() throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                fail("nginx exited with " + process.exitValue() + ": " + log("stdout.log") + log("error.log"));
-            }
-            try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), port)) {
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(20); // nginx is starting: poll its port, bounded by the deadline
-            }
+    private void awaitListening() throws Exception {
+        try {
+            Await.await("nginx listening on " + port, Duration.ofSeconds(15), () -> {
+                if (!process.isAlive()) {
+                    fail("nginx exited with " + process.exitValue() + ": " + log("stdout.log") + log("error.log"));
+                }
+                try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                    return true;
+                } catch (IOException notYet) {
+                    return false;
+                }
+            });
+        } catch (AssertionError failed) {
+            close();
+            throw new AssertionError(failed.getMessage() + ": " + log("error.log"), failed);
         }
-        close();
-        fail("nginx did not listen on " + port + " within 15 s: " + log("error.log"));
     }
 
     public int port() {

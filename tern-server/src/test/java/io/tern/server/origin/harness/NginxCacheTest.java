@@ -9,6 +9,7 @@ import io.tern.netty.http.HttpRoutes;
 import io.tern.netty.http.HttpServer;
 import io.tern.netty.http.HttpService;
 import io.tern.netty.http.SharedBody;
+import io.tern.testkit.Await;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -140,16 +141,12 @@ class NginxCacheTest {
 
     /** Polls nginx's stub_status until every viewer's connection is inside nginx, waiting on the lock. */
     private void awaitViewersInsideNginx() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        int writing = 0;
-        while (System.nanoTime() < deadline) {
-            writing = nginx.writing() - 1; // not counting the status request itself
-            if (writing >= VIEWERS) {
-                return;
-            }
-            Thread.sleep(20); // the viewers are still connecting: poll nginx, bounded by the deadline
-        }
-        throw new AssertionError(
-                "only " + writing + " of " + VIEWERS + " viewers reached nginx" + nginx.log("error.log"));
+        int[] writing = {0};
+        Await.await(
+                "all " + VIEWERS + " viewers inside nginx",
+                Duration.ofSeconds(20),
+                Await.DEFAULT_POLL,
+                () -> (writing[0] = nginx.writing() - 1) >= VIEWERS, // not counting the status request itself
+                () -> writing[0] + " viewers" + nginx.log("error.log"));
     }
 }

@@ -1,7 +1,6 @@
 package io.tern.server.origin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.tern.netty.http.CorsPolicy;
 import io.tern.netty.http.HttpLimits;
@@ -13,6 +12,7 @@ import io.tern.server.origin.api.ApiRoutes;
 import io.tern.server.origin.api.RelaySummary;
 import io.tern.server.origin.harness.FfmpegPublisher;
 import io.tern.server.origin.harness.Json;
+import io.tern.testkit.Await;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -205,31 +204,30 @@ class OriginApiTest {
     /** Polls (bounded) until the list shows cam1 with its codecs; returns its entry. */
     @SuppressWarnings("unchecked")
     private static Map<String, Object> awaitListed(OriginFixture origin, OpenApiCheck openApi) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            HttpResponse<String> r = call(origin, openApi, "GET", "/api/v1/streams", null, null, 200);
-            last = r.body();
-            Object first = Json.at(Json.parse(last), "streams", 0);
-            if (first instanceof Map<?, ?> s && s.get("video") != null && s.get("audio") != null) {
-                return (Map<String, Object>) s;
-            }
-            Thread.sleep(200); // the publisher is starting: poll, bounded by the deadline
-        }
-        return fail("cam1 not listed with its codecs: " + last);
+        String[] last = {""};
+        return Await.awaitValue(
+                "cam1 listed with its codecs",
+                Duration.ofSeconds(20),
+                Duration.ofMillis(200),
+                () -> {
+                    last[0] = call(origin, openApi, "GET", "/api/v1/streams", null, null, 200)
+                            .body();
+                    Object first = Json.at(Json.parse(last[0]), "streams", 0);
+                    return first instanceof Map<?, ?> s && s.get("video") != null && s.get("audio") != null
+                            ? (Map<String, Object>) s
+                            : null;
+                },
+                () -> last[0]);
     }
 
     private static void awaitUnlisted(OriginFixture origin) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            last = send(origin, "GET", "/api/v1/streams", null).body();
-            if (last.equals("{\"streams\":[]}\n")) {
-                return;
-            }
-            Thread.sleep(100); // the ingest is closing: poll, bounded by the deadline
-        }
-        fail("the kicked stream is still listed: " + last);
+        String[] last = {""};
+        Await.await(
+                "the kicked stream unlisted",
+                Duration.ofSeconds(10),
+                Duration.ofMillis(100),
+                () -> (last[0] = send(origin, "GET", "/api/v1/streams", null).body()).equals("{\"streams\":[]}\n"),
+                () -> last[0]);
     }
 
     /** Calls {@code template} (with {@code name} for its parameter), checks the status and the answer against the document. */

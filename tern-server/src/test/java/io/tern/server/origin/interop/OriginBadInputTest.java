@@ -14,6 +14,7 @@ import io.tern.rtmp.chunk.MessageType;
 import io.tern.rtmp.handshake.HandshakeScheme;
 import io.tern.rtmp.session.RtmpSettings;
 import io.tern.server.origin.metrics.OriginCounters.Cause;
+import io.tern.testkit.Await;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -21,6 +22,7 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -234,33 +236,32 @@ class OriginBadInputTest {
         assertThat(good.closed()).as("the good publisher is still connected").isNotDone();
     }
 
-    private void awaitCount(Cause cause, long atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (origin.server.counters().errors(cause) < atLeast && System.nanoTime() < deadline) {
-            Thread.sleep(20); // the event loop counts after the socket closed: poll, bounded
-        }
+    private void awaitCount(Cause cause, long atLeast) throws Exception {
+        Await.await(
+                cause + " counted",
+                Duration.ofSeconds(10),
+                () -> origin.server.counters().errors(cause) >= atLeast);
         assertThat(origin.server.counters().errors(cause))
                 .as("%s counted", cause)
                 .isGreaterThanOrEqualTo(atLeast);
     }
 
-    private void awaitHeld() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (origin.server.counters().heldNow() < 1 && System.nanoTime() < deadline) {
-            Thread.sleep(20); // the request is on its way to the origin: poll, bounded
-        }
+    private void awaitHeld() throws Exception {
+        Await.await(
+                "the hinted part's request held",
+                Duration.ofSeconds(10),
+                () -> origin.server.counters().heldNow() >= 1);
         assertThat(origin.server.counters().heldNow())
                 .as("the hinted part's request is held")
                 .isEqualTo(1);
     }
 
     private M3u8 awaitEnded(String path) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        M3u8 playlist = M3u8.parse(origin.get(path).body());
-        while (!playlist.endList && System.nanoTime() < deadline) {
-            Thread.sleep(50); // the end travels from the ingest's loop to the stream's: poll, bounded
-            playlist = M3u8.parse(origin.get(path).body());
-        }
+        M3u8 playlist = Await.awaitValue(
+                "EXT-X-ENDLIST once the publisher vanished", Duration.ofSeconds(10), Duration.ofMillis(50), () -> {
+                    M3u8 p = M3u8.parse(origin.get(path).body());
+                    return p.endList ? p : null;
+                });
         assertThat(playlist.endList)
                 .as("EXT-X-ENDLIST once the publisher vanished")
                 .isTrue();

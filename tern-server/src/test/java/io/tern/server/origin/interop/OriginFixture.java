@@ -11,6 +11,7 @@ import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.config.OriginConfigFile;
 import io.tern.server.origin.config.OriginOptions;
 import io.tern.server.origin.harness.Harness;
+import io.tern.testkit.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -102,22 +102,19 @@ final class OriginFixture implements AutoCloseable {
     }
 
     /** Waits (bounded) until {@code name}'s multivariant playlist is served; returns its instance id. */
-    String awaitStream(String name, long timeoutMs) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            HttpResponse<String> r = get(playUrl(name));
-            if (r.statusCode() == 200) {
-                Matcher m = INSTANCE.matcher(r.body());
-                if (m.find()) {
-                    return m.group(1);
-                }
-            }
-            last = r.statusCode() + " " + r.body();
-            Thread.sleep(200); // the publisher is starting: poll, bounded by the deadline
-        }
-        fail("stream " + name + " not served within " + timeoutMs + " ms; last answer: " + last);
-        return null;
+    String awaitStream(String name, long timeoutMs) throws Exception {
+        String[] last = {""};
+        return Await.awaitValue(
+                "stream " + name + " served",
+                Duration.ofMillis(timeoutMs),
+                Duration.ofMillis(200),
+                () -> {
+                    HttpResponse<String> r = get(playUrl(name));
+                    last[0] = r.statusCode() + " " + r.body();
+                    Matcher m = INSTANCE.matcher(r.body());
+                    return r.statusCode() == 200 && m.find() ? m.group(1) : null;
+                },
+                () -> last[0]);
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.tern.netty.stream.TlsSettings;
 import io.tern.server.origin.harness.FfmpegPublisher;
 import io.tern.server.origin.harness.Harness;
 import io.tern.server.origin.harness.TestServers;
+import io.tern.testkit.Await;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -105,12 +106,11 @@ class OriginHttp2Test {
     private record Target(HttpClient http, String origin) {}
 
     private static M3u8 awaitTwoSegments(HttpClient client, String url) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        M3u8 playlist = M3u8.parse(client.send(get(url), string()).body());
-        while (playlist.segments.stream().filter(M3u8.Seg::complete).count() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(200); // media arrives in real time: poll, bounded
-            playlist = M3u8.parse(client.send(get(url), string()).body());
-        }
+        M3u8 playlist =
+                Await.awaitValue("two complete segments", Duration.ofSeconds(20), Duration.ofMillis(200), () -> {
+                    M3u8 p = M3u8.parse(client.send(get(url), string()).body());
+                    return p.segments.stream().filter(M3u8.Seg::complete).count() >= 2 ? p : null;
+                });
         assertThat(playlist.segments.stream().filter(M3u8.Seg::complete).count())
                 .isGreaterThanOrEqualTo(2);
         return playlist;

@@ -9,6 +9,7 @@ import io.tern.server.origin.harness.HlsParser;
 import io.tern.server.origin.harness.Json;
 import io.tern.server.origin.metrics.OriginCounters.Cause;
 import io.tern.server.origin.registry.StreamSnapshot;
+import io.tern.testkit.Await;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -308,32 +309,26 @@ class PublishersAndRecordingTest {
 
     /** Waits (bounded) until cam1 has segments older than CAN-SKIP-UNTIL (6 s), so a delta update skips some. */
     private void awaitSkippableSegments(String instance) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (System.nanoTime() < deadline) {
-            if (origin.get("/live/cam1/" + instance + "/video.m3u8?_HLS_skip=YES")
-                    .body()
-                    .contains("#EXT-X-SKIP")) {
-                return;
-            }
-            Thread.sleep(250); // media is arriving in real time: poll, bounded by the deadline
-        }
-        throw new AssertionError("no delta update skipped a segment within 15 s");
+        Await.await(
+                "a delta update skipping a segment",
+                Duration.ofSeconds(15),
+                Duration.ofMillis(250),
+                () -> origin.get("/live/cam1/" + instance + "/video.m3u8?_HLS_skip=YES")
+                        .body()
+                        .contains("#EXT-X-SKIP"));
     }
 
     /** Waits (bounded) until both publishers' ends reached the recordings and the writer is idle. */
     private void awaitRecordingsClosed() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline) {
+        Await.await("recordings closed", Duration.ofSeconds(20), Duration.ofMillis(100), () -> {
             boolean open = false;
             for (StreamSnapshot s : origin.server.registry().snapshots().get(5, TimeUnit.SECONDS)) {
                 open |= s.live() || (s.recording() != null && s.recording().file() != null);
             }
-            if (!open && origin.server.recordingWriter().queuedBytes() == 0) {
-                Thread.sleep(200); // the writer thread closes the last file after its queue empties
-                return;
-            }
-            Thread.sleep(100); // the publishers are finishing: poll, bounded by the deadline
-        }
-        throw new AssertionError("recordings still open after 20 s");
+            return !open && origin.server.recordingWriter().queuedBytes() == 0;
+        });
+        // The writer thread closes the last file after its queue empties, and shows nothing
+        // a test could poll for: a grace period, not a wait for a condition.
+        Thread.sleep(200);
     }
 }

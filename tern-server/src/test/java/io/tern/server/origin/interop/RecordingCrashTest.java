@@ -11,6 +11,7 @@ import io.tern.server.origin.config.OriginConfigFile;
 import io.tern.server.origin.harness.FfmpegPublisher;
 import io.tern.server.origin.harness.Harness;
 import io.tern.server.origin.record.RecordingStore;
+import io.tern.testkit.Await;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -20,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -58,10 +60,12 @@ class RecordingCrashTest {
         RecordingStore store = new RecordingStore(recordings);
         try (FfmpegPublisher ffmpeg = FfmpegPublisher.rtmp(printed.get("publish"), 0)) {
             awaitPlayable(printed.get("play"));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (store.list().size() < 3 && System.nanoTime() < deadline) {
-                Thread.sleep(200); // media arrives in real time: poll the directory, bounded
-            }
+            Await.await(
+                    "three recorded files (rotated every 2 s)",
+                    Duration.ofSeconds(30),
+                    Duration.ofMillis(200),
+                    () -> store.list().size() >= 3,
+                    () -> "ffmpeg: " + ffmpeg.log());
             assertThat(store.list())
                     .as("files rotated every 2 s; ffmpeg: %s", ffmpeg.log())
                     .hasSizeGreaterThanOrEqualTo(3);
@@ -200,16 +204,16 @@ class RecordingCrashTest {
 
     private static void awaitPlayable(String url) throws Exception {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (System.nanoTime() < deadline) {
-                HttpResponse<String> r = http.send(
-                        HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-                Thread.sleep(200); // the publisher is starting: poll, bounded by the deadline
-            }
+            Await.await(
+                    url + " served",
+                    Duration.ofSeconds(20),
+                    Duration.ofMillis(200),
+                    () -> http.send(
+                                            HttpRequest.newBuilder(URI.create(url))
+                                                    .build(),
+                                            HttpResponse.BodyHandlers.ofString())
+                                    .statusCode()
+                            == 200);
         }
-        throw new AssertionError(url + " not served within 20 s");
     }
 }

@@ -7,6 +7,7 @@ import io.tern.netty.srt.UdpImpairmentProxy;
 import io.tern.server.origin.harness.FfmpegPublisher;
 import io.tern.server.origin.harness.Harness;
 import io.tern.server.origin.registry.StreamSnapshot;
+import io.tern.testkit.Await;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -278,13 +279,10 @@ class SrtOriginTest {
     }
 
     private StreamSnapshot awaitEnded(String name) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        StreamSnapshot s = origin.server.registry().snapshot(name).get(5, TimeUnit.SECONDS);
-        while (s.live() && System.nanoTime() < deadline) {
-            Thread.sleep(100); // the publisher's SHUTDOWN is on its way: poll, bounded
-            s = origin.server.registry().snapshot(name).get(5, TimeUnit.SECONDS);
-        }
-        assertThat(s.live()).as("the SRT publisher's end reached the stream").isFalse();
-        return s;
+        return Await.awaitValue(
+                "the SRT publisher's end reached the stream", Duration.ofSeconds(15), Duration.ofMillis(100), () -> {
+                    StreamSnapshot s = origin.server.registry().snapshot(name).get(5, TimeUnit.SECONDS);
+                    return s.live() ? null : s;
+                });
     }
 }

@@ -1,8 +1,7 @@
-package io.tern.netty;
+package io.tern.testkit;
 
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.X509Bundle;
-import io.tern.netty.stream.TlsSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -11,15 +10,19 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 
-/** Throwaway certificates for TLS tests, and a client context that trusts them. */
+/** Throwaway TLS for tests: a self-signed certificate and key, and a client that trusts it. */
 public final class TestTls {
+    /** Where {@link #selfSigned} wrote the PEM files. */
+    public record Pem(Path cert, Path key) {}
+
     private TestTls() {}
 
     /**
-     * A self-signed EC certificate for {@code localhost} and 127.0.0.1, written as {@code cert.pem}
-     * and {@code key.pem} in {@code dir} (replacing earlier ones, for reload tests).
+     * A self-signed P-256 certificate for {@code localhost} and 127.0.0.1 with subject
+     * {@code subject} (for example {@code CN=localhost}), written as {@code cert.pem} and
+     * {@code key.pem} in {@code dir}, replacing earlier ones (for reload tests).
      */
-    public static TlsSettings selfSigned(Path dir, String subject, long reloadPollMs) throws Exception {
+    public static Pem selfSigned(Path dir, String subject) throws Exception {
         X509Bundle bundle = new CertificateBuilder()
                 .subject(subject)
                 .ecp256()
@@ -33,7 +36,7 @@ public final class TestTls {
         Path key = dir.resolve("key.pem");
         Files.writeString(cert, bundle.getCertificatePEM());
         Files.writeString(key, bundle.getPrivateKeyPEM());
-        return new TlsSettings(cert, key, null, false, reloadPollMs);
+        return new Pem(cert, key);
     }
 
     /** A client context that accepts any server certificate (the tests' are self-signed). */

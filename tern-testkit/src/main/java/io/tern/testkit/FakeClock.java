@@ -1,12 +1,12 @@
-package io.tern.turn.testing;
+package io.tern.testkit;
 
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Simulated time: the engine sees only what the test passes as {@code nowNs}, and a wall clock
- * that moves with it; nothing here reads a real clock.
+ * Simulated time for engine tests: monotonic nanoseconds and a wall clock that move together, and
+ * only when the test says so. Nothing here reads a real clock, so an engine test never sleeps.
  */
 public final class FakeClock implements InstantSource {
     /** Arbitrary, far from zero, so that nothing can lean on time starting at 0. */
@@ -28,9 +28,17 @@ public final class FakeClock implements InstantSource {
         advanceNs(TimeUnit.MILLISECONDS.toNanos(millis));
     }
 
-    /** Wall clock for REST credential expiry, moving with the simulated time. */
+    public void advanceSeconds(long seconds) {
+        advanceNs(TimeUnit.SECONDS.toNanos(seconds));
+    }
+
+    /** The wall clock (credential expiry, event timestamps), moving with the simulated time. */
     public long epochSeconds() {
         return START_EPOCH_SECONDS + TimeUnit.NANOSECONDS.toSeconds(nowNs - START_NS);
+    }
+
+    public long epochMillis() {
+        return TimeUnit.SECONDS.toMillis(START_EPOCH_SECONDS) + TimeUnit.NANOSECONDS.toMillis(nowNs - START_NS);
     }
 
     @Override
