@@ -1,7 +1,5 @@
 package io.tern.server.origin.interop;
 
-import static org.assertj.core.api.Assertions.fail;
-
 import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Occurrence;
 import io.tern.server.option.Option;
