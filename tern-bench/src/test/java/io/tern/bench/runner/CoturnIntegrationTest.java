@@ -3,9 +3,11 @@ package io.tern.bench.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.tern.bench.harness.sample.ProcStats;
+import io.tern.bench.harness.server.FreePorts;
+import io.tern.bench.harness.server.ServerProcess;
 import io.tern.bench.load.LoadConfig;
 import io.tern.bench.load.LoadGenerator;
-import io.tern.bench.load.ProcStats;
 import io.tern.bench.load.RunResult;
 import io.tern.bench.load.Transport;
 import java.net.InetSocketAddress;
@@ -31,7 +33,7 @@ class CoturnIntegrationTest {
             }
             Assumptions.abort(TURNSERVER + " not installed");
         }
-        int port = RunnerMain.freePort(36000, 36999);
+        int port = FreePorts.between(36000, 36999);
         Cell cell = new Cell(transport, 2, 160, 1, 2, 8);
         ServerKind.Settings s = new ServerKind.Settings(
                 cell,
@@ -46,7 +48,7 @@ class CoturnIntegrationTest {
                 dir.resolve("key.pem"));
         Coturn coturn = new Coturn(TURNSERVER);
         try (ServerProcess server =
-                ServerProcess.start(coturn.command(s), dir, dir.resolve("out.log"), transport, port, 20_000)) {
+                RelayReadiness.start(coturn.command(s), dir, dir.resolve("out.log"), transport, port, 20_000)) {
             assertThat(ProcStats.comm(server.pid())).isEqualTo("turnserver");
             LoadConfig c = new LoadConfig(
                     new InetSocketAddress("127.0.0.1", port),

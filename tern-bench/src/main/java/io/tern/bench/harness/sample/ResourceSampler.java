@@ -1,12 +1,12 @@
-package io.tern.bench.origin.load;
+package io.tern.bench.harness.sample;
 
 /**
  * Samples the server's process tree on a daemon thread: RSS every 100 ms (peak and mean) and CPU
  * every second (the busiest second), counting only samples taken in {@code [fromNs, toNs]}.
  */
-final class ResourceSampler implements AutoCloseable {
-    static final long RSS_PERIOD_MS = 100;
-    static final int CPU_EVERY = 10;
+public final class ResourceSampler implements AutoCloseable {
+    public static final long RSS_PERIOD_MS = 100;
+    public static final int CPU_EVERY = 10;
 
     private final ProcessTree server;
     private final long fromNs;
@@ -18,7 +18,7 @@ final class ResourceSampler implements AutoCloseable {
     private long rssSamples;
     private double peakCpuPercent;
 
-    ResourceSampler(ProcessTree server, long fromNs, long toNs) {
+    public ResourceSampler(ProcessTree server, long fromNs, long toNs) {
         this.server = server;
         this.fromNs = fromNs;
         this.toNs = toNs;
@@ -26,7 +26,7 @@ final class ResourceSampler implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    ResourceSampler start() {
+    public ResourceSampler start() {
         if (server.rootPid() > 0) {
             thread.start();
         }
@@ -53,7 +53,7 @@ final class ResourceSampler implements AutoCloseable {
                 long now = System.nanoTime();
                 double pct = (ticks - lastTicks)
                         * 100.0
-                        / io.tern.bench.load.ProcStats.CLOCK_TICKS_PER_SECOND
+                        / io.tern.bench.harness.sample.ProcStats.CLOCK_TICKS_PER_SECOND
                         / ((now - lastNs) / 1e9);
                 if (lastNs >= fromNs && now <= toNs + RSS_PERIOD_MS * 1_000_000L) {
                     synchronized (this) {
@@ -71,15 +71,15 @@ final class ResourceSampler implements AutoCloseable {
         }
     }
 
-    synchronized long peakRssBytes() {
+    public synchronized long peakRssBytes() {
         return peakRssBytes;
     }
 
-    synchronized long meanRssBytes() {
+    public synchronized long meanRssBytes() {
         return rssSamples == 0 ? 0 : rssSum / rssSamples;
     }
 
-    synchronized double peakCpuPercent() {
+    public synchronized double peakCpuPercent() {
         return peakCpuPercent;
     }
 

@@ -1,4 +1,4 @@
-package io.tern.bench.origin.load;
+package io.tern.bench.harness.sample;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.tern.bench.runner;
+package io.tern.bench.harness.report;
 
 import java.awt.BasicStroke;
 import java.awt.Color;

@@ -1,4 +1,4 @@
-package io.tern.bench.origin.load;
+package io.tern.bench.harness.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

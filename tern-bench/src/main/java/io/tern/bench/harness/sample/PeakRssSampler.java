@@ -1,21 +1,21 @@
-package io.tern.bench.load;
+package io.tern.bench.harness.sample;
 
 /** Samples a server process's RSS every 50 ms on a daemon thread, keeping the peak. */
-final class ServerSampler implements AutoCloseable {
-    static final long PERIOD_MS = 50;
+public final class PeakRssSampler implements AutoCloseable {
+    public static final long PERIOD_MS = 50;
 
     private final long pid;
     private final Thread thread;
     private volatile boolean stop;
     private volatile long peakRssBytes;
 
-    ServerSampler(long pid) {
+    public PeakRssSampler(long pid) {
         this.pid = pid;
         this.thread = new Thread(this::loop, "rss-sampler-" + pid);
         thread.setDaemon(true);
     }
 
-    ServerSampler start() {
+    public PeakRssSampler start() {
         if (pid > 0) {
             thread.start();
         }
@@ -34,7 +34,7 @@ final class ServerSampler implements AutoCloseable {
     }
 
     /** Takes one sample now (also used at the end of the measured phase) and returns it. */
-    long sample() {
+    public long sample() {
         long rss = pid > 0 ? ProcStats.rssBytes(pid) : -1;
         synchronized (this) {
             if (rss > peakRssBytes) {
@@ -44,7 +44,7 @@ final class ServerSampler implements AutoCloseable {
         return rss;
     }
 
-    long peakRssBytes() {
+    public long peakRssBytes() {
         return peakRssBytes;
     }
 

@@ -1,9 +1,7 @@
-package io.tern.bench.origin.runner;
+package io.tern.bench.harness.matrix;
 
-import io.tern.bench.origin.load.MachineCpu;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.tern.bench.harness.sample.Host;
+import io.tern.bench.harness.sample.MachineCpu;
 import java.util.Locale;
 
 /**
@@ -11,14 +9,14 @@ import java.util.Locale;
  * the CPUs at most {@code maxBusyPercent} busy over a short sample, with none of the run's own
  * processes alive. Bounded: after {@code timeoutMs} the run starts anyway, and says so.
  */
-final class QuietMachine {
-    static final long POLL_MS = 5_000;
+public final class QuietMachine {
+    public static final long POLL_MS = 5_000;
 
-    record Thresholds(double maxLoad, double maxBusyPercent, long timeoutMs, long sampleMs) {}
+    public record Thresholds(double maxLoad, double maxBusyPercent, long timeoutMs, long sampleMs) {}
 
     /** The last check and how long the wait took. */
-    record Wait(double load1, double busyPercent, long waitedMs, boolean timedOut) {
-        String describe() {
+    public record Wait(double load1, double busyPercent, long waitedMs, boolean timedOut) {
+        public String describe() {
             return String.format(
                     Locale.ROOT,
                     "load %.2f, %.0f%% busy%s",
@@ -30,31 +28,23 @@ final class QuietMachine {
 
     private final Thresholds thresholds;
 
-    QuietMachine(Thresholds thresholds) {
+    public QuietMachine(Thresholds thresholds) {
         this.thresholds = thresholds;
     }
 
-    static boolean quiet(double load1, double busyPercent, Thresholds t) {
+    public static boolean quiet(double load1, double busyPercent, Thresholds t) {
         return load1 <= t.maxLoad() && busyPercent <= t.maxBusyPercent();
     }
 
     /** The 1-minute load average from the text of /proc/loadavg. */
-    static double load1(String loadavg) {
+    public static double load1(String loadavg) {
         return Double.parseDouble(loadavg.trim().split("\\s+")[0]);
     }
 
-    static String loadavg() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
-    Wait await() throws InterruptedException {
+    public Wait await() throws InterruptedException {
         long start = System.nanoTime();
         while (true) {
-            double load = load1(loadavg());
+            double load = load1(Host.loadavg());
             MachineCpu a = MachineCpu.now();
             Thread.sleep(thresholds.sampleMs());
             double busy = 100 * MachineCpu.now().busyFractionSince(a);

@@ -1,6 +1,5 @@
-package io.tern.bench.origin.load;
+package io.tern.bench.harness.sample;
 
-import io.tern.bench.load.ProcStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

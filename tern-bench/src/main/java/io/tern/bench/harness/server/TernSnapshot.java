@@ -1,4 +1,4 @@
-package io.tern.bench.runner;
+package io.tern.bench.harness.server;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -150,7 +150,7 @@ public final class TernSnapshot {
     }
 
     /** The relay's main sources that differ from HEAD, as {@code git status --porcelain} lists them. */
-    static List<String> uncommittedMainSources(Path repoRoot) {
+    public static List<String> uncommittedMainSources(Path repoRoot) {
         return uncommittedMainSources(repoRoot, "tern-(stun|turn|transport|server)/src/main/.*");
     }
 

@@ -1,15 +1,9 @@
-package io.tern.bench.runner;
+package io.tern.bench.harness.server;
 
-import io.tern.bench.client.Stun;
-import io.tern.bench.client.StunMessage;
-import io.tern.bench.load.ProcStats;
-import io.tern.bench.load.Transport;
+import io.tern.bench.harness.sample.ProcStats;
 import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * A server started for one run (a relay, an origin, or the origin's publisher). The reported PID
- * is the server process itself: if the command is a wrapper shell that did not {@code exec}, the
- * first non-shell descendant is used.
+ * The server under test, started fresh for one run (a TURN relay, an origin or its publisher, a
+ * Nostr relay, a WebSocket echo server). The reported PID is the server process itself: if the
+ * command is a wrapper shell that did not {@code exec}, the first non-shell descendant is used.
  */
 public final class ServerProcess implements AutoCloseable {
     private static final Set<String> SHELLS = Set.of("sh", "bash", "dash", "zsh", "env");
@@ -43,21 +37,19 @@ public final class ServerProcess implements AutoCloseable {
         return log;
     }
 
+    /** utime + stime of the server process so far. */
+    public double cpuSeconds() {
+        return ProcStats.cpuSeconds(pid);
+    }
+
+    /** The server process's VmRSS now. */
+    public long rssBytes() {
+        return ProcStats.rssBytes(pid);
+    }
+
     /** True while the started process has not exited. */
     public boolean alive() {
         return process.isAlive();
-    }
-
-    static ServerProcess start(
-            List<String> command, Path workDir, Path log, Transport transport, int port, long readyTimeoutMs)
-            throws IOException, InterruptedException {
-        return start(
-                command,
-                workDir,
-                log,
-                () -> ready(transport, port),
-                transport.label() + " port " + port,
-                readyTimeoutMs);
     }
 
     /**
@@ -109,7 +101,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /** Follows wrapper shells down to the real server process. */
-    static long serverPid(long pid) {
+    public static long serverPid(long pid) {
         long current = pid;
         for (int depth = 0; depth < 5; depth++) {
             if (!SHELLS.contains(ProcStats.comm(current))) {
@@ -130,29 +122,6 @@ public final class ServerProcess implements AutoCloseable {
             s.connect(new InetSocketAddress("127.0.0.1", port), 200);
             return true;
         } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** STUN Binding over UDP, or a TCP connect for stream transports. */
-    static boolean ready(Transport transport, int port) {
-        InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
-        if (transport.stream()) {
-            return accepts(port);
-        }
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
-            s.setSoTimeout(200);
-            StunMessage req = StunMessage.request(Stun.METHOD_BINDING);
-            byte[] bytes = req.encode();
-            s.send(new DatagramPacket(bytes, bytes.length, server));
-            byte[] buf = new byte[1500];
-            DatagramPacket resp = new DatagramPacket(buf, buf.length);
-            s.receive(resp);
-            StunMessage m = StunMessage.decode(buf, 0, resp.getLength());
-            return m.sameTransaction(req.transactionId());
-        } catch (SocketTimeoutException e) {
-            return false;
-        } catch (IOException | IllegalArgumentException e) {
             return false;
         }
     }

@@ -1,4 +1,4 @@
-package io.tern.bench.load;
+package io.tern.bench.harness.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
