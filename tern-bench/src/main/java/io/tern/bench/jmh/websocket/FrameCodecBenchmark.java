@@ -1,4 +1,4 @@
-package io.tern.websocket.bench.jmh;
+package io.tern.bench.jmh.websocket;
 
 import io.tern.websocket.deflate.CodecPool;
 import io.tern.websocket.deflate.PerMessageDeflateConfig;
@@ -38,7 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 public class FrameCodecBenchmark {
     private static final String REQUEST = "GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"

@@ -1,4 +1,4 @@
-package io.tern.netty.websocket.bench;
+package io.tern.bench.websocket;
 
 import io.tern.websocket.frame.FrameHeader;
 import io.tern.websocket.frame.Masking;

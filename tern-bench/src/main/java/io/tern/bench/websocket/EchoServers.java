@@ -1,4 +1,4 @@
-package io.tern.netty.websocket.bench;
+package io.tern.bench.websocket;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -29,13 +29,13 @@ import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /**
  * The three echo servers the benchmark compares, each started in its own JVM so its CPU time can be
- * read from /proc: {@code BenchEchoServers tern|netty|jetty} prints "PORT n" and runs until stdin closes.
+ * read from /proc: {@code EchoServers tern|netty|jetty} prints "PORT n" and runs until stdin closes.
  * Each gets one I/O thread where the framework allows choosing, on 127.0.0.1, without compression.
  */
-public final class BenchEchoServers {
+public final class EchoServers {
     private static final int MAX_MESSAGE_BYTES = 1 << 20;
 
-    private BenchEchoServers() {}
+    private EchoServers() {}
 
     public static void main(String[] args) throws Exception {
         InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
