@@ -1,5 +1,6 @@
 package io.tern.bench.jmh;
 
+import io.tern.bench.harness.sample.Host;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,17 +37,17 @@ public final class JmhMain {
                 jmhArgs.add(args[i]);
             }
         }
-        String loadBefore = Files.readString(Path.of("/proc/loadavg")).trim();
+        String loadBefore = Host.loadavg();
         Options options = new OptionsBuilder()
                 .parent(new CommandLineOptions(jmhArgs.toArray(String[]::new)))
                 .build();
         Collection<RunResult> results = new Runner(options).run();
-        String loadAfter = Files.readString(Path.of("/proc/loadavg")).trim();
+        String loadAfter = Host.loadavg();
         if (md != null) {
             List<String> preamble = List.of(
-                    "- date: " + LocalDate.now() + ", host: " + hostName(),
-                    "- machine: " + cpuModel() + ", " + Runtime.getRuntime().availableProcessors()
-                            + " logical CPUs, JDK " + Runtime.version(),
+                    "- date: " + LocalDate.now() + ", host: " + Host.hostName(),
+                    "- machine: " + Host.cpuModel() + ", "
+                            + Runtime.getRuntime().availableProcessors() + " logical CPUs, JDK " + Runtime.version(),
                     "- load average before: " + loadBefore + "; after: " + loadAfter,
                     "- command: `bench/jmh` -> JMH " + command);
             Files.writeString(md, markdown(results, preamble));
@@ -95,25 +96,5 @@ public final class JmhMain {
                     gcs == null ? "n/a" : String.format(Locale.ROOT, "%.0f", gcs.getScore())));
         }
         return sb.toString();
-    }
-
-    private static String hostName() {
-        try {
-            return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
-        } catch (IOException e) {
-            return "host";
-        }
-    }
-
-    private static String cpuModel() {
-        try {
-            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
-                    .filter(l -> l.startsWith("model name"))
-                    .findFirst()
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
-                    .orElse("unknown CPU");
-        } catch (IOException e) {
-            return "unknown CPU";
-        }
     }
 }

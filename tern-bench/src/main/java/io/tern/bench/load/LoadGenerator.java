@@ -28,6 +28,8 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.tern.bench.client.RestCredentials;
+import io.tern.bench.harness.sample.PeakRssSampler;
+import io.tern.bench.harness.sample.ProcStats;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +89,7 @@ public final class LoadGenerator {
         }
         long pid = config.serverPid();
         long idleRss = pid > 0 ? ProcStats.rssBytes(pid) : -1;
-        try (ServerSampler sampler = new ServerSampler(pid).start()) {
+        try (PeakRssSampler sampler = new PeakRssSampler(pid).start()) {
             double serverCpu0 = serverCpu();
             double serverSystem0 = serverSystemCpu();
             long setupStartNs = System.nanoTime();
@@ -166,7 +168,7 @@ public final class LoadGenerator {
             String generator) {}
 
     /** The warm-up and measured phases in turnload, on the sockets set up here. */
-    private RunResult nativeRun(ServerSampler sampler, Setup setup) throws Exception {
+    private RunResult nativeRun(PeakRssSampler sampler, Setup setup) throws Exception {
         List<Channel> clientChannels = new ArrayList<>();
         List<Channel> peers = new ArrayList<>();
         for (Worker w : workers) {
@@ -192,7 +194,7 @@ public final class LoadGenerator {
         return result(sampler, setup, measured);
     }
 
-    private RunResult result(ServerSampler sampler, Setup setup, Measured m) {
+    private RunResult result(PeakRssSampler sampler, Setup setup, Measured m) {
         long pid = config.serverPid();
         long loadedRss = sampler.sample();
         int udpSockets = pid > 0 ? ProcStats.udpSockets(pid) : -1;

@@ -1,12 +1,13 @@
 package io.tern.bench.nostr;
 
+import io.tern.bench.harness.sample.Host;
+import io.tern.bench.harness.server.FreePorts;
+import io.tern.bench.harness.server.ServerProcess;
 import io.tern.bench.load.Json;
 import io.tern.netty.websocket.WebSocketClient;
 import io.tern.nostr.crypto.Secp256k1JniVerifier;
 import io.tern.websocket.engine.WebSocketConfig;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +32,8 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Tern's Nostr relay against a Node relay.")
 public final class NostrBench implements Callable<Integer> {
+    private static final long READY_TIMEOUT_MS = 180_000;
+
     @Option(names = "--repo-root", required = true, description = "The repository (for ./tern and bench/nostr).")
     Path root;
 
@@ -127,8 +130,8 @@ public final class NostrBench implements Callable<Integer> {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("name", runName);
         run.put("started", Instant.now().toString());
-        run.put("loadAverageBefore", loadAverage());
-        run.put("cpu", cpuModel());
+        run.put("loadAverageBefore", Host.loadAverages());
+        run.put("cpu", Host.cpuModel());
         run.put("cores", Runtime.getRuntime().availableProcessors());
         run.put(
                 "settings",
@@ -148,7 +151,7 @@ public final class NostrBench implements Callable<Integer> {
                 System.out.println(bySubject.get(subject.label()));
             }
         }
-        run.put("loadAverageAfter", loadAverage());
+        run.put("loadAverageAfter", Host.loadAverages());
         run.put("results", bySubject);
         String json = Json.write(run);
         Files.writeString(results.resolve(runName + ".json"), json + "\n", StandardCharsets.UTF_8);
@@ -169,8 +172,9 @@ public final class NostrBench implements Callable<Integer> {
         boolean greets = subject.kind().equals("tern");
         Path dir = Files.createTempDirectory("tern-nostr-bench");
         try {
-            try (RelayProcess relay = start(subject, dir, "main")) {
-                URI uri = URI.create("ws://127.0.0.1:" + relay.port + "/");
+            int port = FreePorts.any();
+            try (ServerProcess relay = start(subject, dir, "main", port)) {
+                URI uri = URI.create("ws://127.0.0.1:" + port + "/");
                 if (this.phases.contains("ingest")) {
                     phases.put(
                             "ingest", NostrPhases.ingest(client, uri, greets, relay, notes, ingestConnections, window));
@@ -196,8 +200,9 @@ public final class NostrBench implements Callable<Integer> {
                 }
             }
             if (this.phases.contains("memory")) {
-                try (RelayProcess relay = start(subject, dir, "idle")) {
-                    URI uri = URI.create("ws://127.0.0.1:" + relay.port + "/");
+                int idlePort = FreePorts.any();
+                try (ServerProcess relay = start(subject, dir, "idle", idlePort)) {
+                    URI uri = URI.create("ws://127.0.0.1:" + idlePort + "/");
                     phases.put("memory", NostrPhases.idleMemory(client, uri, greets, relay, idle));
                 }
             }
@@ -210,8 +215,12 @@ public final class NostrBench implements Callable<Integer> {
         return phases;
     }
 
-    private RelayProcess start(Subject subject, Path dir, String db) throws IOException, InterruptedException {
-        int port = freePort();
+    /**
+     * The relay under test, started fresh as its own process: Tern's launcher execs java, the Node
+     * relay is node itself, so the PID sampled is the relay's. Tern's launcher may build first.
+     */
+    private ServerProcess start(Subject subject, Path dir, String db, int port)
+            throws IOException, InterruptedException {
         Path file = dir.resolve(db + ".db");
         List<String> command = subject.kind().equals("tern")
                 ? List.of(
@@ -241,34 +250,13 @@ public final class NostrBench implements Callable<Integer> {
                         root.resolve("bench/nostr/node-relay/relay.mjs").toString(),
                         Integer.toString(port),
                         file.toString());
-        return RelayProcess.start(subject.label(), port, command, root, dir.resolve(db + ".log"));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
-    static String loadAverage() {
-        try {
-            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-            return fields[0] + " " + fields[1] + " " + fields[2];
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
-    private static String cpuModel() {
-        try {
-            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
-                    .filter(line -> line.startsWith("model name"))
-                    .map(line -> line.substring(line.indexOf(':') + 1).trim())
-                    .findFirst()
-                    .orElse("unknown");
-        } catch (IOException e) {
-            return "unknown";
-        }
+        return ServerProcess.start(
+                command,
+                root,
+                dir.resolve(db + ".log"),
+                () -> ServerProcess.accepts(port),
+                subject.label() + " listening on port " + port,
+                READY_TIMEOUT_MS);
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -1,6 +1,7 @@
 package io.tern.bench.nostr;
 
-import io.tern.bench.load.ProcStats;
+import io.tern.bench.harness.sample.ProcStats;
+import io.tern.bench.harness.server.ServerProcess;
 import io.tern.netty.websocket.WebSocketClient;
 import io.tern.nostr.crypto.Secp256k1JniVerifier;
 import java.net.URI;
@@ -55,7 +56,7 @@ final class NostrPhases {
             WebSocketClient client,
             URI uri,
             boolean greets,
-            RelayProcess relay,
+            ServerProcess relay,
             List<byte[]> events,
             int connectionCount,
             int window)
@@ -126,7 +127,7 @@ final class NostrPhases {
             WebSocketClient client,
             URI uri,
             boolean greets,
-            RelayProcess relay,
+            ServerProcess relay,
             List<SignedEvents.Author> authors,
             long nowSeconds,
             int warmup,
@@ -192,7 +193,7 @@ final class NostrPhases {
             WebSocketClient client,
             URI uri,
             boolean greets,
-            RelayProcess relay,
+            ServerProcess relay,
             Secp256k1JniVerifier secp,
             SignedEvents.Author author,
             int subscriberCount,
@@ -289,7 +290,7 @@ final class NostrPhases {
 
     /** RSS of a fresh relay with no client, then with {@code count} idle connections open (each greeted). */
     static Map<String, Object> idleMemory(
-            WebSocketClient client, URI uri, boolean greets, RelayProcess relay, int count) throws Exception {
+            WebSocketClient client, URI uri, boolean greets, ServerProcess relay, int count) throws Exception {
         Thread.sleep(3000);
         long baseline = relay.rssBytes();
         List<BenchConnection> connections = open(client, uri, greets, count);

@@ -1,5 +1,6 @@
 package io.tern.bench.runner;
 
+import io.tern.bench.harness.report.BarChart;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,21 +1,22 @@
 package io.tern.bench.runner;
 
+import io.tern.bench.harness.matrix.JsonlLog;
+import io.tern.bench.harness.matrix.Matrix;
+import io.tern.bench.harness.report.Preamble;
+import io.tern.bench.harness.sample.Host;
+import io.tern.bench.harness.server.FreePorts;
+import io.tern.bench.harness.server.ServerProcess;
+import io.tern.bench.harness.server.TernSnapshot;
 import io.tern.bench.load.Json;
 import io.tern.bench.load.LoadConfig;
 import io.tern.bench.load.LoadGenerator;
 import io.tern.bench.load.NativeBinaries;
 import io.tern.bench.load.RunResult;
 import io.tern.bench.load.Transport;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -195,7 +196,7 @@ public final class RunnerMain implements Callable<Integer> {
         }
         applyDefaults();
         Path dir = out != null ? out : repoRoot.resolve("bench/results");
-        String stem = name != null ? name : LocalDate.now() + "-" + hostName() + (quick ? "-quick" : "");
+        String stem = name != null ? name : LocalDate.now() + "-" + Host.hostName() + (quick ? "-quick" : "");
         Path jsonl = dir.resolve(stem + ".jsonl");
         Path tmp = repoRoot.resolve("bench/results/tmp").resolve(stem);
         Files.createDirectories(dir);
@@ -213,72 +214,55 @@ public final class RunnerMain implements Callable<Integer> {
                 HexFormat.of().formatHex(SecureRandom.getInstanceStrong().generateSeed(16));
         String realm = "tern.bench";
         List<Cell> cells = cells();
-        int totalRuns = cells.size() * repeats * kinds.size();
-        String loadBefore = Files.readString(Path.of("/proc/loadavg")).trim();
+        List<Matrix.Run<Cell, ServerKind>> plan = Matrix.alternating(cells, repeats, kinds);
+        int totalRuns = plan.size();
+        String loadBefore = Host.loadavg();
         long startNs = System.nanoTime();
         int run = 0;
         Set<String> skipped = new LinkedHashSet<>();
         primeGenerator(kinds, cells, secret, realm, tmp, cert, key);
-        try (BufferedWriter w = Files.newBufferedWriter(
-                jsonl, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
-            for (Cell cell : cells) {
-                for (int rep = 1; rep <= repeats; rep++) {
-                    for (ServerKind kind : kinds) {
-                        run++;
-                        if (!kind.supports(cell.transport())) {
-                            if (skipped.add(kind.name() + " " + cell.transport().label())) {
-                                notes.add("skipped: " + kind.name() + " over "
-                                        + cell.transport().label() + " (not supported by this configuration)");
-                            }
-                            continue;
-                        }
-                        Path runDir = tmp.resolve(String.format(Locale.ROOT, "run-%04d-%s", run, kind.name()));
-                        Files.createDirectories(runDir);
-                        String prefix = String.format(
-                                Locale.ROOT,
-                                "[%d/%d] %-6s %-24s rep %d: ",
-                                run,
-                                totalRuns,
-                                kind.name(),
-                                cell.label(),
-                                rep);
-                        try {
-                            RunResult r = runOne(kind, cell, rep, secret, realm, runDir, cert, key);
-                            w.write(r.toJson());
-                            w.newLine();
-                            w.flush();
-                            System.err.printf(
-                                    Locale.ROOT,
-                                    "%s%,.0f pkt/s p50 %.0f µs p99 %.0f µs server CPU %.0f%% gen CPU %.0f%%%s loss %d%n",
-                                    prefix,
-                                    r.packetsPerSecond(),
-                                    r.roundTripP50Us(),
-                                    r.roundTripP99Us(),
-                                    r.serverCpuPercent(),
-                                    r.generatorCpuPercent(),
-                                    r.generatorSaturated() ? " (GENERATOR SATURATED)" : "",
-                                    r.lossOrCorruption());
-                        } catch (Exception e) {
-                            String msg = "failed: " + kind.name() + " " + cell.label() + " rep " + rep + ": " + e;
-                            notes.add(msg);
-                            System.err.println(prefix + msg);
-                        }
+        try (JsonlLog w = JsonlLog.create(jsonl)) {
+            for (Matrix.Run<Cell, ServerKind> planned : plan) {
+                Cell cell = planned.cell();
+                int rep = planned.repeat();
+                ServerKind kind = planned.entrant();
+                run++;
+                if (!kind.supports(cell.transport())) {
+                    if (skipped.add(kind.name() + " " + cell.transport().label())) {
+                        notes.add("skipped: " + kind.name() + " over "
+                                + cell.transport().label() + " (not supported by this configuration)");
                     }
+                    continue;
+                }
+                Path runDir = tmp.resolve(String.format(Locale.ROOT, "run-%04d-%s", run, kind.name()));
+                Files.createDirectories(runDir);
+                String prefix = String.format(
+                        Locale.ROOT, "[%d/%d] %-6s %-24s rep %d: ", run, totalRuns, kind.name(), cell.label(), rep);
+                try {
+                    RunResult r = runOne(kind, cell, rep, secret, realm, runDir, cert, key);
+                    w.append(r.toJson());
+                    System.err.printf(
+                            Locale.ROOT,
+                            "%s%,.0f pkt/s p50 %.0f µs p99 %.0f µs server CPU %.0f%% gen CPU %.0f%%%s loss %d%n",
+                            prefix,
+                            r.packetsPerSecond(),
+                            r.roundTripP50Us(),
+                            r.roundTripP99Us(),
+                            r.serverCpuPercent(),
+                            r.generatorCpuPercent(),
+                            r.generatorSaturated() ? " (GENERATOR SATURATED)" : "",
+                            r.lossOrCorruption());
+                } catch (Exception e) {
+                    String msg = "failed: " + kind.name() + " " + cell.label() + " rep " + rep + ": " + e;
+                    notes.add(msg);
+                    System.err.println(prefix + msg);
                 }
             }
         }
         double minutes = (System.nanoTime() - startNs) / 60e9;
-        String loadAfter = Files.readString(Path.of("/proc/loadavg")).trim();
-        List<String> preamble = new ArrayList<>(List.of(
-                "- date: " + LocalDate.now() + ", host: " + hostName(),
-                "- machine: " + cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " logical CPUs, "
-                        + "kernel "
-                        + Files.readString(Path.of("/proc/sys/kernel/osrelease"))
-                                .trim()
-                        + ", JDK " + Runtime.version(),
-                "- load average before: " + loadBefore + "; after: " + loadAfter,
-                String.format(Locale.ROOT, "- wall time: %.1f min for %d planned runs", minutes, totalRuns),
-                "- command: `bench/run " + String.join(" ", commandLine) + "`",
+        List<String> preamble = new ArrayList<>(
+                Preamble.of(loadBefore, minutes, totalRuns, "bench/run " + String.join(" ", commandLine)));
+        preamble.addAll(List.of(
                 "- method: TURN ChannelData in both directions over loopback, closed loop; "
                         + (window != null
                                 ? "window " + window + " per load worker"
@@ -331,10 +315,8 @@ public final class RunnerMain implements Callable<Integer> {
 
     private void writeReports(Path jsonl, Path md, Path png, List<String> preamble) throws IOException {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (String line : Files.readAllLines(jsonl)) {
-            if (!line.isBlank()) {
-                rows.add(Json.parseObject(line));
-            }
+        for (String line : JsonlLog.lines(jsonl)) {
+            rows.add(Json.parseObject(line));
         }
         String title = "Tern vs coturn relay benchmark: " + jsonl.getFileName();
         Files.writeString(
@@ -455,15 +437,15 @@ public final class RunnerMain implements Callable<Integer> {
     private RunResult runOne(
             ServerKind kind, Cell cell, int rep, String secret, String realm, Path runDir, Path cert, Path key)
             throws Exception {
-        int port = freePort(34000, 34999);
-        int tlsPort = freePort(35000, 35999);
+        int port = FreePorts.between(34000, 34999);
+        int tlsPort = FreePorts.between(35000, 35999);
         ServerKind.Settings s = new ServerKind.Settings(
                 cell, port, tlsPort, MIN_RELAY_PORT, MAX_RELAY_PORT, secret, realm, runDir, cert, key);
         List<String> cmd = kind.command(s);
         Files.writeString(runDir.resolve("command.txt"), String.join(" ", cmd) + "\n");
         String version = kind.version();
         System.gc();
-        try (ServerProcess server = ServerProcess.start(
+        try (ServerProcess server = RelayReadiness.start(
                 cmd, repoRoot, runDir.resolve("stdout.log"), cell.transport(), s.clientPort(), readyTimeoutMs)) {
             LoadConfig c = new LoadConfig(
                     new InetSocketAddress("127.0.0.1", s.clientPort()),
@@ -489,7 +471,7 @@ public final class RunnerMain implements Callable<Integer> {
                     connectedUdp,
                     nativeGenerator(cell.transport()),
                     !kind.authenticates());
-            String comm = io.tern.bench.load.ProcStats.comm(server.pid());
+            String comm = io.tern.bench.harness.sample.ProcStats.comm(server.pid());
             if (kind instanceof Tern && !comm.equals("java") && warnedComm.add(comm)) {
                 notes.add("warning: Tern's measured PID " + server.pid() + " is '" + comm
                         + "', not 'java'; its /proc figures may not be the JVM's");
@@ -499,7 +481,7 @@ public final class RunnerMain implements Callable<Integer> {
             Files.writeString(
                     runDir.resolve("counters.txt"),
                     g.diagnostics() + "\nserver pid " + server.pid() + " comm "
-                            + io.tern.bench.load.ProcStats.comm(server.pid()) + "\n");
+                            + io.tern.bench.harness.sample.ProcStats.comm(server.pid()) + "\n");
             return r;
         }
     }
@@ -510,22 +492,6 @@ public final class RunnerMain implements Callable<Integer> {
             return null;
         }
         return NativeBinaries.build(repoRoot, "turnload");
-    }
-
-    /** A port free for both UDP and TCP on 127.0.0.1, from a small range (bounded attempts). */
-    public static int freePort(int from, int to) throws IOException {
-        InetAddress lo = InetAddress.getLoopbackAddress();
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = from + (int) (Math.random() * (to - from + 1));
-            try (ServerSocket t = new ServerSocket(port, 1, lo);
-                    DatagramSocket u = new DatagramSocket(port, lo)) {
-                t.setReuseAddress(true);
-                return port;
-            } catch (IOException busy) {
-                // try another
-            }
-        }
-        throw new IOException("no free port in " + from + "-" + to);
     }
 
     private static void selfSignedCertificate(Path cert, Path key) throws IOException, InterruptedException {
@@ -551,27 +517,6 @@ public final class RunnerMain implements Callable<Integer> {
                 .start();
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IOException("openssl failed to create a self-signed certificate");
-        }
-    }
-
-    public static String hostName() {
-        try {
-            String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
-            return h.isEmpty() ? "host" : h;
-        } catch (IOException e) {
-            return "host";
-        }
-    }
-
-    public static String cpuModel() {
-        try {
-            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
-                    .filter(l -> l.startsWith("model name"))
-                    .findFirst()
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
-                    .orElse("unknown CPU");
-        } catch (IOException e) {
-            return "unknown CPU";
         }
     }
 

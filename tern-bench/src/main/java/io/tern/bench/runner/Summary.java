@@ -1,5 +1,6 @@
 package io.tern.bench.runner;
 
+import io.tern.bench.harness.report.PreviousReport;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -15,7 +16,7 @@ public final class Summary {
     public static final String FORWARDER = "minifwd";
     static final String NOTES_HEADING = "## Notes, skipped cells and failures";
     /** The preamble line a rebuilt report gets; {@link #previousPreamble} leaves earlier ones out. */
-    public static final String REBUILT_STAMP = "- summary rebuilt from ";
+    public static final String REBUILT_STAMP = PreviousReport.REBUILT_STAMP;
 
     /** Median of one server in one cell. */
     public record Medians(
@@ -273,42 +274,14 @@ public final class Summary {
         return sb.toString();
     }
 
-    /**
-     * The preamble of an earlier report (its lines between the title and the medians: date,
-     * machine, load, wall time, command, method), so that rebuilding a report keeps where and how
-     * its runs were made, which the JSONL rows do not hold. Earlier rebuilds' stamps are left out,
-     * and so is the line older rebuilds wrote in place of a preamble. Empty if there is none.
-     */
+    /** The preamble of the report a rebuild replaces (see {@link PreviousReport#preamble}). */
     public static List<String> previousPreamble(String markdown) {
-        List<String> out = new ArrayList<>();
-        boolean inPreamble = false;
-        for (String line : markdown.split("\n", -1)) {
-            if (line.startsWith("# ")) {
-                inPreamble = true;
-            } else if (line.startsWith("## ")) {
-                break;
-            } else if (inPreamble
-                    && !line.isBlank()
-                    && !line.startsWith(REBUILT_STAMP)
-                    && !line.startsWith("Rebuilt from ")) {
-                out.add(line);
-            }
-        }
-        return out;
+        return PreviousReport.preamble(markdown);
     }
 
     /** The items of an earlier report's notes section (skipped cells, priming runs, failures). */
     public static List<String> previousNotes(String markdown) {
-        List<String> out = new ArrayList<>();
-        boolean inNotes = false;
-        for (String line : markdown.split("\n", -1)) {
-            if (line.startsWith("## ")) {
-                inNotes = line.startsWith(NOTES_HEADING);
-            } else if (inNotes && line.startsWith("- ")) {
-                out.add(line.substring(2));
-            }
-        }
-        return out;
+        return PreviousReport.notes(markdown, NOTES_HEADING);
     }
 
     static String fmt(double v, int places) {

@@ -2,9 +2,11 @@ package io.tern.bench.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.bench.harness.sample.ProcStats;
+import io.tern.bench.harness.server.FreePorts;
+import io.tern.bench.harness.server.ServerProcess;
 import io.tern.bench.load.LoadConfig;
 import io.tern.bench.load.LoadGenerator;
-import io.tern.bench.load.ProcStats;
 import io.tern.bench.load.RunResult;
 import io.tern.bench.load.Transport;
 import io.tern.testkit.ExternalPeers;
@@ -24,7 +26,7 @@ class CoturnIntegrationTest {
             names = {"UDP", "TCP"})
     void tinyLoadThroughCoturn(Transport transport, @TempDir Path dir) throws Exception {
         ExternalPeers.requireAt(Path.of(TURNSERVER), "coturn");
-        int port = RunnerMain.freePort(36000, 36999);
+        int port = FreePorts.between(36000, 36999);
         Cell cell = new Cell(transport, 2, 160, 1, 2, 8);
         ServerKind.Settings s = new ServerKind.Settings(
                 cell,
@@ -39,7 +41,7 @@ class CoturnIntegrationTest {
                 dir.resolve("key.pem"));
         Coturn coturn = new Coturn(TURNSERVER);
         try (ServerProcess server =
-                ServerProcess.start(coturn.command(s), dir, dir.resolve("out.log"), transport, port, 20_000)) {
+                RelayReadiness.start(coturn.command(s), dir, dir.resolve("out.log"), transport, port, 20_000)) {
             assertThat(ProcStats.comm(server.pid())).isEqualTo("turnserver");
             LoadConfig c = new LoadConfig(
                     new InetSocketAddress("127.0.0.1", port),

@@ -2,10 +2,12 @@ package io.tern.bench.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.bench.harness.sample.ProcStats;
+import io.tern.bench.harness.server.FreePorts;
+import io.tern.bench.harness.server.ServerProcess;
 import io.tern.bench.load.LoadConfig;
 import io.tern.bench.load.LoadGenerator;
 import io.tern.bench.load.NativeBinaries;
-import io.tern.bench.load.ProcStats;
 import io.tern.bench.load.RunResult;
 import io.tern.bench.load.Transport;
 import io.tern.testkit.ExternalPeers;
@@ -36,7 +38,7 @@ class NativeGeneratorTest {
             kind = new Coturn(TURNSERVER);
         }
         Path turnload = NativeBinaries.build(repoRoot, "turnload");
-        int port = RunnerMain.freePort(37000, 37999);
+        int port = FreePorts.between(37000, 37999);
         ServerKind.Settings s = new ServerKind.Settings(
                 new Cell(transport, 3, 200, 1, 1, 8),
                 port,
@@ -49,7 +51,7 @@ class NativeGeneratorTest {
                 dir.resolve("cert.pem"),
                 dir.resolve("key.pem"));
         try (ServerProcess p =
-                ServerProcess.start(kind.command(s), dir, dir.resolve("out.log"), transport, port, 20_000)) {
+                RelayReadiness.start(kind.command(s), dir, dir.resolve("out.log"), transport, port, 20_000)) {
             LoadConfig c = new LoadConfig(
                     new InetSocketAddress("127.0.0.1", port),
                     transport,

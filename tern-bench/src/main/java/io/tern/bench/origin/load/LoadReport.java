@@ -1,6 +1,7 @@
 package io.tern.bench.origin.load;
 
-import io.tern.bench.load.ProcStats;
+import io.tern.bench.harness.sample.ProcStats;
+import io.tern.bench.harness.sample.ResourceSampler;
 import io.tern.bench.origin.measure.MediaTimeline;
 import io.tern.bench.origin.measure.RequestStats;
 import io.tern.bench.origin.report.Fields;

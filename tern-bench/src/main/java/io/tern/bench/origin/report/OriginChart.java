@@ -1,6 +1,6 @@
 package io.tern.bench.origin.report;
 
-import io.tern.bench.runner.BarChart;
+import io.tern.bench.harness.report.BarChart;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.tern.bench.origin.report;
 
+import io.tern.bench.harness.matrix.JsonlLog;
+import io.tern.bench.harness.report.PreviousReport;
 import io.tern.bench.runner.Summary;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,10 +29,8 @@ public final class OriginSummary {
     public static void write(Path jsonl, Path md, Path png, List<String> preamble, List<String> notes)
             throws IOException {
         List<RunRecord> rows = new ArrayList<>();
-        for (String line : Files.readAllLines(jsonl)) {
-            if (!line.isBlank()) {
-                rows.add(RunRecord.parse(line));
-            }
+        for (String line : JsonlLog.lines(jsonl)) {
+            rows.add(RunRecord.parse(line));
         }
         Map<String, CellMedians> cells = cells(finalAttempts(rows));
         String title = "Tern vs nginx-rtmp origin benchmark: " + jsonl.getFileName();
@@ -40,24 +40,9 @@ public final class OriginSummary {
         OriginChart.write(cells, title, png);
     }
 
-    /**
-     * The preamble lines ("- ...") of an existing summary, between its title and its first
-     * section, so that rebuilding it keeps the run's conditions; empty if there is none.
-     */
+    /** The preamble of an existing summary, so that rebuilding it keeps the run's conditions (see {@link PreviousReport}). */
     public static List<String> preambleOf(Path md) throws IOException {
-        List<String> out = new ArrayList<>();
-        if (!Files.exists(md)) {
-            return out;
-        }
-        for (String line : Files.readAllLines(md)) {
-            if (line.startsWith("## ")) {
-                break;
-            }
-            if (line.startsWith("- ") && !line.startsWith("- summary rebuilt from")) {
-                out.add(line);
-            }
-        }
-        return out;
+        return PreviousReport.preamble(md);
     }
 
     /** For each planned run (server, mode, viewers, repeat), its last attempt: disturbed attempts were redone. */

@@ -1,7 +1,7 @@
 package io.tern.bench.origin.runner;
 
+import io.tern.bench.harness.server.ServerProcess;
 import io.tern.bench.runner.Commands;
-import io.tern.bench.runner.ServerProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

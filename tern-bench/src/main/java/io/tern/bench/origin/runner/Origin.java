@@ -1,6 +1,6 @@
 package io.tern.bench.origin.runner;
 
-import io.tern.bench.runner.ServerProcess;
+import io.tern.bench.harness.server.ServerProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

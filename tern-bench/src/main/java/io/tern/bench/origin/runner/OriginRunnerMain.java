@@ -1,22 +1,24 @@
 package io.tern.bench.origin.runner;
 
+import io.tern.bench.harness.matrix.JsonlLog;
+import io.tern.bench.harness.matrix.QuietMachine;
+import io.tern.bench.harness.report.Preamble;
+import io.tern.bench.harness.report.PreviousReport;
+import io.tern.bench.harness.sample.Host;
+import io.tern.bench.harness.sample.ProcessTree;
+import io.tern.bench.harness.server.FreePorts;
+import io.tern.bench.harness.server.ServerProcess;
+import io.tern.bench.harness.server.TernSnapshot;
 import io.tern.bench.origin.load.GeneratorOptions;
 import io.tern.bench.origin.load.OriginLoadConfig;
 import io.tern.bench.origin.load.OriginLoadGenerator;
-import io.tern.bench.origin.load.ProcessTree;
 import io.tern.bench.origin.report.Fields;
 import io.tern.bench.origin.report.OriginSummary;
 import io.tern.bench.origin.report.RunRecord;
 import io.tern.bench.origin.viewer.ViewerMode;
-import io.tern.bench.runner.RunnerMain;
-import io.tern.bench.runner.ServerProcess;
-import io.tern.bench.runner.TernSnapshot;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -199,7 +201,7 @@ public final class OriginRunnerMain implements Callable<Integer> {
             String stem = summarize.getFileName().toString().replaceFirst("\\.jsonl$", "");
             Path md = summarize.resolveSibling(stem + ".md");
             List<String> preamble = new ArrayList<>(OriginSummary.preambleOf(md));
-            preamble.add("- summary rebuilt from `" + summarize.getFileName() + "` on " + LocalDate.now());
+            preamble.add(PreviousReport.REBUILT_STAMP + "`" + summarize.getFileName() + "` on " + LocalDate.now());
             OriginSummary.write(summarize, md, summarize.resolveSibling(stem + ".png"), preamble, extraNotes);
             return 0;
         }
@@ -209,7 +211,7 @@ public final class OriginRunnerMain implements Callable<Integer> {
         List<String> serverList =
                 servers.stream().map(s -> s.trim().toLowerCase(Locale.ROOT)).toList();
         Path dir = out != null ? out : repoRoot.resolve("bench/results/origin");
-        String stem = name != null ? name : LocalDate.now() + "-" + RunnerMain.hostName() + (quick ? "-quick" : "");
+        String stem = name != null ? name : LocalDate.now() + "-" + Host.hostName() + (quick ? "-quick" : "");
         Path tmp = repoRoot.resolve("bench/results/tmp").resolve("origin-" + stem);
         Files.createDirectories(dir);
         Files.createDirectories(tmp);
@@ -234,13 +236,12 @@ public final class OriginRunnerMain implements Callable<Integer> {
         QuietMachine quiet = new QuietMachine(
                 new QuietMachine.Thresholds(quietLoad, quietCpuPercent, quietTimeoutSeconds * 1000, 2000));
         Path jsonl = dir.resolve(stem + ".jsonl");
-        String loadBefore = QuietMachine.loadavg();
+        String loadBefore = Host.loadavg();
         long startNs = System.nanoTime();
         if (!noPriming) {
             prime(origins, plan, publisher, tmp);
         }
-        try (BufferedWriter w = Files.newBufferedWriter(
-                jsonl, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (JsonlLog w = JsonlLog.create(jsonl)) {
             int index = 0;
             for (RunSpec spec : plan) {
                 index++;
@@ -271,9 +272,7 @@ public final class OriginRunnerMain implements Callable<Integer> {
                     r.put(Fields.DISTURBED, disturbed);
                     r.put("quiet_check", wait.describe());
                     r.put("quiet_wait_seconds", wait.waitedMs() / 1000.0);
-                    w.write(r.toJson());
-                    w.newLine();
-                    w.flush();
+                    w.append(r.toJson());
                     System.err.println(prefix + OriginSummary.oneLine(r));
                     if (!disturbed) {
                         break;
@@ -390,10 +389,9 @@ public final class OriginRunnerMain implements Callable<Integer> {
     private RunRecord runOne(Origin origin, RunSpec spec, Publisher publisher, Path runDir, double measure)
             throws Exception {
         Files.createDirectories(runDir);
-        Origin.Ports ports =
-                new Origin.Ports(RunnerMain.freePort(37000, 37999), RunnerMain.freePort(38000, 38999), runDir);
+        Origin.Ports ports = new Origin.Ports(FreePorts.between(37000, 37999), FreePorts.between(38000, 38999), runDir);
         Files.writeString(runDir.resolve("command.txt"), String.join(" ", origin.command(ports)) + "\n");
-        String loadBefore = QuietMachine.loadavg();
+        String loadBefore = Host.loadavg();
         long streamSeconds = (long) (idleSeconds + rampSeconds + settleSeconds + measure) + 90;
         RunRecord g;
         long streamWaitMs;
@@ -416,7 +414,7 @@ public final class OriginRunnerMain implements Callable<Integer> {
                 Thread.sleep((long) (idleSeconds * 1000));
                 idleCpuPercent = (tree.cpuTicks() - t0)
                         * 100.0
-                        / io.tern.bench.load.ProcStats.CLOCK_TICKS_PER_SECOND
+                        / io.tern.bench.harness.sample.ProcStats.CLOCK_TICKS_PER_SECOND
                         / ((System.nanoTime() - n0) / 1e9);
                 idleRss = tree.rssBytes();
                 OriginLoadConfig c = generator.config(
@@ -446,7 +444,7 @@ public final class OriginRunnerMain implements Callable<Integer> {
         r.put("server_and_publisher_alive_after", aliveAfter);
         r.put("publisher", publisher.version());
         r.put(Fields.LOAD_BEFORE, loadBefore);
-        r.put("load_average_after", QuietMachine.loadavg());
+        r.put("load_average_after", Host.loadavg());
         r.put("run_dir", repoRoot.relativize(runDir).toString());
         return r;
     }
@@ -454,16 +452,8 @@ public final class OriginRunnerMain implements Callable<Integer> {
     private List<String> preamble(
             String loadBefore, double minutes, int runs, Map<String, Origin> origins, Publisher publisher, Path jsonl)
             throws IOException {
-        List<String> p = new ArrayList<>();
-        p.add("- date: " + LocalDate.now() + ", host: " + RunnerMain.hostName());
-        p.add("- machine: " + RunnerMain.cpuModel() + ", "
-                + Runtime.getRuntime().availableProcessors()
-                + " logical CPUs, kernel "
-                + Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim()
-                + ", JDK " + Runtime.version());
-        p.add("- load average before: " + loadBefore + "; after: " + QuietMachine.loadavg());
-        p.add(String.format(Locale.ROOT, "- wall time: %.1f min for %d planned runs", minutes, runs));
-        p.add("- command: `bench/origin/run " + String.join(" ", commandLine) + "`");
+        List<String> p = new ArrayList<>(
+                Preamble.of(loadBefore, minutes, runs, "bench/origin/run " + String.join(" ", commandLine)));
         for (Origin o : origins.values()) {
             p.add("- " + o.name() + ": " + o.version());
         }

@@ -2,6 +2,9 @@ package io.tern.bench.origin.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.bench.harness.sample.MachineCpu;
+import io.tern.bench.harness.sample.ProcessTree;
+import io.tern.bench.harness.sample.ResourceSampler;
 import io.tern.bench.origin.measure.MediaTimeline;
 import io.tern.bench.origin.measure.RequestStats;
 import io.tern.bench.origin.report.Fields;

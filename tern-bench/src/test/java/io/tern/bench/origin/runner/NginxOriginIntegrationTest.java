@@ -3,13 +3,13 @@ package io.tern.bench.origin.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tern.bench.harness.server.FreePorts;
+import io.tern.bench.harness.server.ServerProcess;
 import io.tern.bench.origin.load.OriginLoadConfig;
 import io.tern.bench.origin.load.OriginLoadGenerator;
 import io.tern.bench.origin.report.Fields;
 import io.tern.bench.origin.report.RunRecord;
 import io.tern.bench.origin.viewer.ViewerMode;
-import io.tern.bench.runner.RunnerMain;
-import io.tern.bench.runner.ServerProcess;
 import io.tern.testkit.ExternalPeers;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,8 +36,7 @@ class NginxOriginIntegrationTest {
         ExternalPeers.requireAt(FFMPEG, "ffmpeg");
         Path shm = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : dir;
         NginxRtmp nginx = new NginxRtmp(NGINX.toString(), "1", shm, 24);
-        Origin.Ports ports =
-                new Origin.Ports(RunnerMain.freePort(39000, 39499), RunnerMain.freePort(39500, 39999), dir);
+        Origin.Ports ports = new Origin.Ports(FreePorts.between(39000, 39499), FreePorts.between(39500, 39999), dir);
         Publisher publisher = new Publisher(FFMPEG.toString());
         RunRecord r;
         try (ServerProcess server = nginx.start(ports, 20_000);

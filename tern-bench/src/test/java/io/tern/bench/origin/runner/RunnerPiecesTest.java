@@ -2,6 +2,7 @@ package io.tern.bench.origin.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.bench.harness.matrix.QuietMachine;
 import io.tern.bench.origin.viewer.ViewerMode;
 import java.nio.file.Path;
 import java.util.List;
