@@ -4,6 +4,7 @@ import io.tern.hls.media.Chunk;
 import io.tern.hls.media.ChunkStore;
 import io.tern.hls.media.HeapChunkStore;
 import io.tern.hls.media.InitSegment;
+import io.tern.hls.media.MediaObject;
 import io.tern.hls.media.Part;
 import io.tern.hls.media.Segment;
 import io.tern.hls.playlist.DateRange;
@@ -266,15 +267,6 @@ public final class LlHlsPackager {
         }
         HeldRequests.Held h = held.holdMultivariant(nowNs + holdNs);
         return new PlaylistAnswer.Wait(h.ticket, -1, -1, h.deadlineNs);
-    }
-
-    /** A media playlist request with its raw query string (the delivery directives). */
-    public PlaylistAnswer mediaPlaylist(TrackType track, String query, long nowNs) {
-        PlaylistRequest.Parsed parsed = PlaylistRequest.parse(query);
-        if (!parsed.ok()) {
-            return new PlaylistAnswer.Error(400, parsed.error());
-        }
-        return mediaPlaylist(track, parsed.request(), nowNs);
     }
 
     /**
@@ -594,6 +586,11 @@ public final class LlHlsPackager {
                 dateRanges.expire(leader.listed(0).programDateTimeMs(), nowNs, mediaWriter.canSkipUntilS());
             }
             releaseMultivariant();
+        }
+
+        @Override
+        public void objectRetired(MediaObject object) {
+            events.addLast(new HlsEvent.ObjectRetired(object));
         }
     }
 }

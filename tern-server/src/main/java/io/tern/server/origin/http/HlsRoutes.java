@@ -2,6 +2,7 @@ package io.tern.server.origin.http;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.tern.hls.packager.ObjectNames;
+import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.media.TrackType;
 import io.tern.netty.http.CacheControl;
 import io.tern.netty.http.CorsPolicy;
@@ -68,12 +69,16 @@ public final class HlsRoutes {
                         return;
                     }
                     if (parsed.kind() == ObjectNames.Kind.PLAYLIST) {
-                        String query = rawQuery(exchange.uri());
+                        PlaylistRequest.Parsed request = PlaylistRequest.parse(rawQuery(exchange.uri()));
+                        if (!request.ok()) {
+                            badRequest(exchange, request.error());
+                            return;
+                        }
                         exchange.kind(
-                                query.contains("_HLS_msn")
+                                request.request().blocking()
                                         ? Served.BLOCKING_PLAYLIST.label()
                                         : Served.PLAYLIST.label());
-                        serve(exchange, stream, Work.MEDIA_PLAYLIST, parsed.track(), query);
+                        serve(exchange, stream, Work.MEDIA_PLAYLIST, parsed.track(), request.request());
                     } else {
                         exchange.kind(
                                 switch (parsed.kind()) {
@@ -93,34 +98,41 @@ public final class HlsRoutes {
      * must answer, hold or stream before it returns).
      *
      * @param track the media playlist's track ({@link Work#MEDIA_PLAYLIST})
-     * @param text the playlist's query ({@link Work#MEDIA_PLAYLIST}) or the object's file name
-     *     ({@link Work#OBJECT})
+     * @param what the playlist's delivery directives ({@link PlaylistRequest}, {@link
+     *     Work#MEDIA_PLAYLIST}) or the object's file name ({@link Work#OBJECT})
      */
-    private static void serve(HttpExchange exchange, LiveStream stream, Work work, TrackType track, String text) {
+    private static void serve(HttpExchange exchange, LiveStream stream, Work work, TrackType track, Object what) {
         if (stream.eventLoop().inEventLoop()) {
-            run(exchange, stream, work, track, text, false);
+            run(exchange, stream, work, track, what, false);
         } else if (exchange.defer(stream.holdTimeoutMs(), TimeUnit.MILLISECONDS, null)) {
-            stream.eventLoop().execute(new OnStreamLoop(exchange, stream, work, track, text));
+            stream.eventLoop().execute(new OnStreamLoop(exchange, stream, work, track, what));
         }
     }
 
     /** {@code deferred}: the exchange was already deferred on its own loop before it hopped here. */
     private static void run(
-            HttpExchange exchange, LiveStream stream, Work work, TrackType track, String text, boolean deferred) {
+            HttpExchange exchange, LiveStream stream, Work work, TrackType track, Object what, boolean deferred) {
         switch (work) {
             case MULTIVARIANT -> stream.multivariant(exchange, deferred);
-            case MEDIA_PLAYLIST -> stream.mediaPlaylist(exchange, track, text, deferred);
-            case OBJECT -> stream.object(exchange, text, deferred);
+            case MEDIA_PLAYLIST -> stream.mediaPlaylist(exchange, track, (PlaylistRequest) what, deferred);
+            case OBJECT -> stream.object(exchange, (String) what, deferred);
         }
     }
 
     /** A request carried to its stream's loop. */
-    private record OnStreamLoop(HttpExchange exchange, LiveStream stream, Work work, TrackType track, String text)
+    private record OnStreamLoop(HttpExchange exchange, LiveStream stream, Work work, TrackType track, Object what)
             implements Runnable {
         @Override
         public void run() {
-            HlsRoutes.run(exchange, stream, work, track, text, true);
+            HlsRoutes.run(exchange, stream, work, track, what, true);
         }
+    }
+
+    /** A playlist request whose delivery directives break §6.2.5: 400 with the reason, never cached. */
+    private static void badRequest(HttpExchange exchange, String reason) {
+        exchange.reply(HttpResponseStatus.BAD_REQUEST)
+                .cache(CacheControl.noStore())
+                .send("400 " + reason + "\n");
     }
 
     private static void notFound(HttpExchange exchange, String reason) {

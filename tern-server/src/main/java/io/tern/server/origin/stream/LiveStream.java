@@ -10,6 +10,7 @@ import io.tern.hls.packager.LlHlsPackager;
 import io.tern.hls.packager.ObjectNames;
 import io.tern.hls.packager.PackagerStats;
 import io.tern.hls.packager.StreamLayout;
+import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.serve.HlsEvent;
 import io.tern.hls.serve.ObjectAnswer;
 import io.tern.hls.serve.PlaylistAnswer;
@@ -102,7 +103,7 @@ public final class LiveStream implements StreamInput {
         this.counters = context.counters();
         this.startedEpochMs = context.wallClock().millis();
         this.startedNs = now();
-        this.bodies = new BodyCache(context.streamCacheBytes(), this::stillServed);
+        this.bodies = new BodyCache(context.streamCacheBytes());
         this.meter = new IngestMeter(startedNs);
         this.plainReloadCache = CacheControl.maxAgeBelow(Duration.ofMillis(settings.partTargetMs()));
         this.blockingReloadCache = CacheControl.maxAge(3L * ((settings.segmentTargetMs() + 999) / 1000));
@@ -257,8 +258,8 @@ public final class LiveStream implements StreamInput {
         armTimer();
     }
 
-    /** {@code video.m3u8} or {@code audio.m3u8} with its query (the delivery directives). */
-    public void mediaPlaylist(HttpExchange exchange, TrackType track, String query, boolean deferred) {
+    /** {@code video.m3u8} or {@code audio.m3u8} with its delivery directives. */
+    public void mediaPlaylist(HttpExchange exchange, TrackType track, PlaylistRequest request, boolean deferred) {
         if (packager == null) {
             Replies.error(exchange, 404, "the stream has no media yet");
             return;
@@ -268,8 +269,8 @@ public final class LiveStream implements StreamInput {
             viewers.seen(exchange.remoteAddress().getAddress(), nowNs);
             viewerCount = viewers.size();
         }
-        boolean blocking = query != null && query.contains("_HLS_msn");
-        PlaylistAnswer answer = packager.mediaPlaylist(track, query, nowNs);
+        boolean blocking = request.blocking();
+        PlaylistAnswer answer = packager.mediaPlaylist(track, request, nowNs);
         answer(
                 exchange,
                 answer,
@@ -380,13 +381,6 @@ public final class LiveStream implements StreamInput {
         }
     }
 
-    /** Whether the packager still serves this complete object (it has not left the window). */
-    private boolean stillServed(MediaObject object) {
-        return packager != null
-                && packager.object(object.name(), now()) instanceof ObjectAnswer.Found found
-                && found.object() == object;
-    }
-
     private static Served kindOf(String file) {
         ObjectNames.Parsed parsed = ObjectNames.parse(file);
         return switch (parsed == null ? ObjectNames.Kind.SEGMENT : parsed.kind()) {
@@ -443,6 +437,7 @@ public final class LiveStream implements StreamInput {
                     }
                 }
                 case HlsEvent.PartProgress progress -> partProgress(progress);
+                case HlsEvent.ObjectRetired retired -> bodies.retired(retired.object());
                 case HlsEvent.ChunkWritten chunk -> {
                     if (recording != null) {
                         recording.onEvent(chunk);
