@@ -4,23 +4,23 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.tern.hls.packager.ObjectNames;
 import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.media.TrackType;
+import io.tern.netty.hls.Served;
 import io.tern.netty.http.CacheControl;
 import io.tern.netty.http.CorsPolicy;
 import io.tern.netty.http.HttpExchange;
 import io.tern.netty.http.HttpRoutes;
-import io.tern.server.origin.metrics.OriginCounters.Served;
 import io.tern.server.origin.registry.StreamNames;
 import io.tern.server.origin.registry.StreamRegistry;
 import io.tern.server.origin.stream.LiveStream;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The origin's HTTP surface: a stream published as {@code live/NAME} plays at
  * {@code /live/NAME/index.m3u8} (the multivariant playlist), and everything else of it lives under
  * {@code /live/NAME/INSTANCE/} (media playlists, init segments, parts, segments; see {@link
  * ObjectNames}). Each request hops to its stream's event loop, where the packager answers it; when
- * that loop is another one the request is deferred first, holding no thread.
+ * that loop is another one the request is held first, holding no thread and no timer (the stream
+ * answers every request it is handed, and the packager's deadline is the only hold timeout).
  *
  * <p>Request kinds, for the counters: {@code multivariant}, {@code playlist}, {@code
  * blocking_playlist}, {@code init}, {@code part}, {@code hinted_part}, {@code segment}.
@@ -104,7 +104,7 @@ public final class HlsRoutes {
     private static void serve(HttpExchange exchange, LiveStream stream, Work work, TrackType track, Object what) {
         if (stream.eventLoop().inEventLoop()) {
             run(exchange, stream, work, track, what, false);
-        } else if (exchange.defer(stream.holdTimeoutMs(), TimeUnit.MILLISECONDS, null)) {
+        } else if (exchange.hold()) {
             stream.eventLoop().execute(new OnStreamLoop(exchange, stream, work, track, what));
         }
     }
