@@ -20,6 +20,11 @@ public final class DirectChunkStore implements ChunkStore {
     private final ByteBufAllocator allocator;
     private long refusedChunks;
 
+    /** A store taking its buffers from Netty's default (pooled) allocator. */
+    public DirectChunkStore(DirectBudget budget) {
+        this(budget, ByteBufAllocator.DEFAULT);
+    }
+
     public DirectChunkStore(DirectBudget budget, ByteBufAllocator allocator) {
         this.budget = budget;
         this.allocator = allocator;

@@ -1,11 +1,10 @@
 package io.tern.server.origin.http;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.tern.hls.packager.ObjectNames;
 import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.media.TrackType;
+import io.tern.netty.hls.Replies;
 import io.tern.netty.hls.Served;
-import io.tern.netty.http.CacheControl;
 import io.tern.netty.http.CorsPolicy;
 import io.tern.netty.http.HttpExchange;
 import io.tern.netty.http.HttpRoutes;
@@ -47,7 +46,7 @@ public final class HlsRoutes {
         return routes.get("/" + StreamNames.APP + "/{name}/index.m3u8", Served.MULTIVARIANT.label(), exchange -> {
                     LiveStream stream = registry.lookup(exchange.pathParam("name"));
                     if (stream == null) {
-                        notFound(exchange, "no stream " + StreamNames.APP + "/" + exchange.pathParam("name"));
+                        Replies.error(exchange, 404, "no stream " + StreamNames.APP + "/" + exchange.pathParam("name"));
                         return;
                     }
                     serve(exchange, stream, Work.MULTIVARIANT, null, null);
@@ -56,8 +55,9 @@ public final class HlsRoutes {
                     String name = exchange.pathParam("name");
                     LiveStream stream = registry.lookup(name);
                     if (stream == null || !stream.instanceId().equals(exchange.pathParam("instance"))) {
-                        notFound(
+                        Replies.error(
                                 exchange,
+                                404,
                                 "no stream " + StreamNames.APP + "/" + name + " instance "
                                         + exchange.pathParam("instance"));
                         return;
@@ -65,13 +65,13 @@ public final class HlsRoutes {
                     String file = exchange.pathParam("file");
                     ObjectNames.Parsed parsed = ObjectNames.parse(file);
                     if (parsed == null) {
-                        notFound(exchange, "no " + file + " in a stream");
+                        Replies.error(exchange, 404, "no " + file + " in a stream");
                         return;
                     }
                     if (parsed.kind() == ObjectNames.Kind.PLAYLIST) {
                         PlaylistRequest.Parsed request = PlaylistRequest.parse(rawQuery(exchange.uri()));
                         if (!request.ok()) {
-                            badRequest(exchange, request.error());
+                            Replies.error(exchange, 400, request.error());
                             return;
                         }
                         exchange.kind(
@@ -126,19 +126,6 @@ public final class HlsRoutes {
         public void run() {
             HlsRoutes.run(exchange, stream, work, track, what, true);
         }
-    }
-
-    /** A playlist request whose delivery directives break §6.2.5: 400 with the reason, never cached. */
-    private static void badRequest(HttpExchange exchange, String reason) {
-        exchange.reply(HttpResponseStatus.BAD_REQUEST)
-                .cache(CacheControl.noStore())
-                .send("400 " + reason + "\n");
-    }
-
-    private static void notFound(HttpExchange exchange, String reason) {
-        exchange.reply(HttpResponseStatus.NOT_FOUND)
-                .cache(CacheControl.noStore())
-                .send("404 " + reason + "\n");
     }
 
     /** What follows {@code ?} in the request target, undecoded; "" without one. */

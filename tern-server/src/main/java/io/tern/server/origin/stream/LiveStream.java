@@ -1,6 +1,5 @@
 package io.tern.server.origin.stream;
 
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.tern.hls.packager.LlHlsPackager;
 import io.tern.hls.packager.PackagerStats;
@@ -182,7 +181,7 @@ public final class LiveStream implements StreamInput {
                 settings.packagerConfig(instanceId, context.maxHeldRequests()),
                 layout,
                 context.wallClock()::millis,
-                new DirectChunkStore(context.directBudget(), ByteBufAllocator.DEFAULT));
+                new DirectChunkStore(context.directBudget()));
         if (context.writer() != null && settings.record()) {
             recording = new StreamRecording(name, layout, context.rotateMs(), context.writer());
         }
