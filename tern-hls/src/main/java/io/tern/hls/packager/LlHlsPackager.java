@@ -4,6 +4,7 @@ import io.tern.hls.media.Chunk;
 import io.tern.hls.media.ChunkStore;
 import io.tern.hls.media.HeapChunkStore;
 import io.tern.hls.media.InitSegment;
+import io.tern.hls.media.MediaObject;
 import io.tern.hls.media.Part;
 import io.tern.hls.media.Segment;
 import io.tern.hls.playlist.DateRange;
@@ -268,15 +269,6 @@ public final class LlHlsPackager {
         return new PlaylistAnswer.Wait(h.ticket, -1, -1, h.deadlineNs);
     }
 
-    /** A media playlist request with its raw query string (the delivery directives). */
-    public PlaylistAnswer mediaPlaylist(TrackType track, String query, long nowNs) {
-        PlaylistRequest.Parsed parsed = PlaylistRequest.parse(query);
-        if (!parsed.ok()) {
-            return new PlaylistAnswer.Error(400, parsed.error());
-        }
-        return mediaPlaylist(track, parsed.request(), nowNs);
-    }
-
     /**
      * A media playlist request (§6.2.5): the playlist now, or a blocking reload held until the
      * part or segment it names is listed, or 400 for a request too far ahead.
@@ -293,42 +285,66 @@ public final class LlHlsPackager {
                     ? new PlaylistAnswer.Error(404, "the stream ended without media")
                     : answer(r, SkipRequest.NONE);
         }
-        long target;
-        if (!request.blocking()) {
-            target = 0; // anything listed
-        } else {
-            long msn = request.msn();
-            long part = request.part();
-            long lastComplete = r.lastCompleteMsn();
-            if (msn > lastComplete + 2) {
-                return new PlaylistAnswer.Error(
-                        400, "_HLS_msn=" + msn + " is more than two segments after the last (" + lastComplete + ")");
+        long target = 0; // a plain request waits for anything listed
+        if (request.blocking()) {
+            PlaylistAnswer.Error tooFar = tooFarAhead(r, request);
+            if (tooFar != null) {
+                return tooFar;
             }
-            if (part >= 0) {
-                Segment done = r.segment(msn);
-                if (done != null && part >= done.parts().size()) {
-                    msn++; // §6.2.5.2: past the last part of a finished segment is part 0 of the next
-                    part = 0;
-                }
-                Part last = r.lastPart();
-                long lastMsn = last == null ? -1 : last.msn();
-                long lastIndex = last == null ? -1 : last.index();
-                long limit = timing.partTargetFixed() ? timing.advancePartLimit() : 3;
-                if ((msn == lastMsn && part - lastIndex > limit) || (msn > lastMsn && part > limit)) {
-                    return new PlaylistAnswer.Error(
-                            400, "_HLS_part=" + request.part() + " is beyond the advance part limit (" + limit + ")");
-                }
-                if (part >= HeldRequests.WHOLE_SEGMENT) {
-                    return new PlaylistAnswer.Error(400, "_HLS_part=" + request.part() + " is out of range");
-                }
-                target = HeldRequests.key(msn, part);
-            } else {
-                target = HeldRequests.key(msn, HeldRequests.WHOLE_SEGMENT);
-            }
+            target = waitKey(r, request);
         }
         if (stateKey(r) >= target) {
             return answer(r, request.skip());
         }
+        return holdPlaylist(track, target, request, nowNs);
+    }
+
+    /**
+     * Why a blocking reload is refused (400), or null: more than two segments ahead (§6.2.5.2), a
+     * part beyond the advance part limit, or a part index out of range.
+     */
+    private PlaylistAnswer.Error tooFarAhead(Rendition r, PlaylistRequest request) {
+        long lastComplete = r.lastCompleteMsn();
+        if (request.msn() > lastComplete + 2) {
+            return new PlaylistAnswer.Error(
+                    400,
+                    "_HLS_msn=" + request.msn() + " is more than two segments after the last (" + lastComplete + ")");
+        }
+        if (request.part() < 0) {
+            return null;
+        }
+        long msn = partMsn(r, request);
+        long part = msn == request.msn() ? request.part() : 0;
+        Part last = r.lastPart();
+        long lastMsn = last == null ? -1 : last.msn();
+        long lastIndex = last == null ? -1 : last.index();
+        long limit = timing.partTargetFixed() ? timing.advancePartLimit() : 3;
+        if ((msn == lastMsn && part - lastIndex > limit) || (msn > lastMsn && part > limit)) {
+            return new PlaylistAnswer.Error(
+                    400, "_HLS_part=" + request.part() + " is beyond the advance part limit (" + limit + ")");
+        }
+        if (part >= HeldRequests.WHOLE_SEGMENT) {
+            return new PlaylistAnswer.Error(400, "_HLS_part=" + request.part() + " is out of range");
+        }
+        return null;
+    }
+
+    /** What a blocking reload waits for, comparable with {@link #stateKey}. */
+    private static long waitKey(Rendition r, PlaylistRequest request) {
+        if (request.part() < 0) {
+            return HeldRequests.key(request.msn(), HeldRequests.WHOLE_SEGMENT);
+        }
+        long msn = partMsn(r, request);
+        return HeldRequests.key(msn, msn == request.msn() ? request.part() : 0);
+    }
+
+    /** §6.2.5.2: a part past the last of a finished segment is part 0 of the next segment. */
+    private static long partMsn(Rendition r, PlaylistRequest request) {
+        Segment done = r.segment(request.msn());
+        return done != null && request.part() >= done.parts().size() ? request.msn() + 1 : request.msn();
+    }
+
+    private PlaylistAnswer holdPlaylist(TrackType track, long target, PlaylistRequest request, long nowNs) {
         if (held.size() >= config.maxHeldRequests()) {
             return new PlaylistAnswer.Error(503, "too many requests held");
         }
@@ -594,6 +610,11 @@ public final class LlHlsPackager {
                 dateRanges.expire(leader.listed(0).programDateTimeMs(), nowNs, mediaWriter.canSkipUntilS());
             }
             releaseMultivariant();
+        }
+
+        @Override
+        public void objectRetired(MediaObject object) {
+            events.addLast(new HlsEvent.ObjectRetired(object));
         }
     }
 }

@@ -1,24 +1,28 @@
 package io.tern.hls.packager;
 
-/** Counters a packager keeps instead of logging per frame; read them for metrics. */
+/**
+ * Counters a packager keeps instead of logging per frame; metrics read them directly. Only the
+ * packager's thread writes them (a plain increment, one writer); they are volatile so that a
+ * scraper on another thread reads whole, current values.
+ */
 public final class PackagerStats {
-    long accessUnits;
-    long droppedNoConfig;
-    long droppedUndeclaredTrack;
-    long droppedOversize;
-    long droppedBeforeKeyframe;
-    long droppedAudioOutsideEpoch;
-    long droppedAudioOverlap;
-    long droppedAudioQueueFull;
-    long audioGaps;
-    long timestampJumps;
-    long discontinuities;
-    long forcedSegmentCuts;
-    long cappedFrameDurations;
-    long parts;
-    long segments;
-    long chunkBytes;
-    long memoryDrops;
+    volatile long accessUnits;
+    volatile long droppedNoConfig;
+    volatile long droppedUndeclaredTrack;
+    volatile long droppedOversize;
+    volatile long droppedBeforeKeyframe;
+    volatile long droppedAudioOutsideEpoch;
+    volatile long droppedAudioOverlap;
+    volatile long droppedAudioQueueFull;
+    volatile long audioGaps;
+    volatile long timestampJumps;
+    volatile long discontinuities;
+    volatile long forcedSegmentCuts;
+    volatile long cappedFrameDurations;
+    volatile long parts;
+    volatile long segments;
+    volatile long chunkBytes;
+    volatile long memoryDrops;
 
     public long accessUnits() {
         return accessUnits;
@@ -91,6 +95,41 @@ public final class PackagerStats {
 
     public long chunkBytes() {
         return chunkBytes;
+    }
+
+    /** Frames dropped for any reason (no configuration, oversized, before a keyframe, audio ones). */
+    public long framesDropped() {
+        return droppedNoConfig
+                + droppedUndeclaredTrack
+                + droppedOversize
+                + droppedBeforeKeyframe
+                + droppedAudioOutsideEpoch
+                + droppedAudioOverlap
+                + droppedAudioQueueFull;
+    }
+
+    /**
+     * Adds {@code other}'s counters to these: totals over packagers that are gone. Only one thread
+     * at a time may call it (its owner's lock).
+     */
+    public void add(PackagerStats other) {
+        accessUnits += other.accessUnits;
+        droppedNoConfig += other.droppedNoConfig;
+        droppedUndeclaredTrack += other.droppedUndeclaredTrack;
+        droppedOversize += other.droppedOversize;
+        droppedBeforeKeyframe += other.droppedBeforeKeyframe;
+        droppedAudioOutsideEpoch += other.droppedAudioOutsideEpoch;
+        droppedAudioOverlap += other.droppedAudioOverlap;
+        droppedAudioQueueFull += other.droppedAudioQueueFull;
+        audioGaps += other.audioGaps;
+        timestampJumps += other.timestampJumps;
+        discontinuities += other.discontinuities;
+        forcedSegmentCuts += other.forcedSegmentCuts;
+        cappedFrameDurations += other.cappedFrameDurations;
+        parts += other.parts;
+        segments += other.segments;
+        chunkBytes += other.chunkBytes;
+        memoryDrops += other.memoryDrops;
     }
 
     /** Retained objects dropped early to stay within maxRetainedBytes. */

@@ -3,6 +3,7 @@ package io.tern.hls.packager;
 import io.tern.hls.media.Chunk;
 import io.tern.hls.media.ChunkStore;
 import io.tern.hls.media.InitSegment;
+import io.tern.hls.media.MediaObject;
 import io.tern.hls.media.Part;
 import io.tern.hls.media.Segment;
 import io.tern.hls.mp4.FragmentWriter;
@@ -42,6 +43,9 @@ final class Rendition {
         void partListed(Rendition r, Part part);
 
         void segmentCompleted(Rendition r, Segment segment);
+
+        /** {@code object} is no longer served (it left its download window): caches may let it go. */
+        void objectRetired(MediaObject object);
     }
 
     /** Shared mfhd sequence numbers, so fragments of both renditions increase in one file too. */
@@ -323,7 +327,7 @@ final class Rendition {
     private void expire() {
         long edge = edgeTicks();
         while (!parts.isEmpty() && parts.first().retainUntilTicks() <= edge) {
-            parts.removeFirst();
+            listener.objectRetired(parts.removeFirst());
         }
         while (!retiredUntil.isEmpty() && retiredUntil.first() <= edge) {
             dropOldest();
@@ -342,14 +346,17 @@ final class Rendition {
         Segment gone = segments.removeFirst();
         memory.release(gone.sizeBytes());
         gone.release();
+        listener.objectRetired(gone);
         while (!parts.isEmpty() && parts.first().msn() <= gone.msn()) {
-            parts.removeFirst();
+            listener.objectRetired(parts.removeFirst());
         }
         int keepFrom = segments.isEmpty()
                 ? currentInit.generation()
                 : segments.first().init().generation();
         while (inits.first().generation() < keepFrom) {
-            inits.removeFirst().release();
+            InitSegment init = inits.removeFirst();
+            init.release();
+            listener.objectRetired(init);
         }
     }
 

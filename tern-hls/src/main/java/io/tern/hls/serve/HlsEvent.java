@@ -38,6 +38,12 @@ public sealed interface HlsEvent {
             Chunk chunk)
             implements HlsEvent {}
 
+    /**
+     * {@code object} (an init segment, part or segment) is no longer served: it left its download
+     * window, or memory pressure dropped it. A cache of response bodies lets it go.
+     */
+    record ObjectRetired(MediaObject object) implements HlsEvent {}
+
     /** The stream ended: every playlist now carries EXT-X-ENDLIST. */
     record StreamEnded() implements HlsEvent {}
 }

@@ -93,7 +93,7 @@ class PackagerFuzzTest {
         assertThat(parsed.ok()).isEqualTo(parsed.request() != null);
         Harness h = Harness.av();
         h.feed(new io.tern.hls.testing.SyntheticStream().generate(0, 2_500));
-        PlaylistAnswer a = h.packager.mediaPlaylist(TrackType.VIDEO, query, h.nowNs);
+        PlaylistAnswer a = h.request(TrackType.VIDEO, query);
         assertThat(a).isNotNull();
         if (a instanceof PlaylistAnswer.Error e) {
             assertThat(e.status()).isIn(400, 503);

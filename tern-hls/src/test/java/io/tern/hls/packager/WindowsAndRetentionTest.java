@@ -2,6 +2,7 @@ package io.tern.hls.packager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.hls.serve.HlsEvent;
 import io.tern.hls.serve.ObjectAnswer;
 import io.tern.hls.testing.Harness;
 import io.tern.hls.testing.M3u8;
@@ -159,6 +160,21 @@ class WindowsAndRetentionTest {
         // Memory is bounded by the windows: about two playlists of media, not the whole stream.
         long perSecond = h.packager.stats().chunkBytes() / 60;
         assertThat(h.packager.retainedBytes()).isLessThan(perSecond * 60);
+    }
+
+    @Test
+    void everyObjectThatLeavesItsWindowIsRetiredOnceAndIsNoLongerServed() {
+        Harness h = Harness.av();
+        h.feed(stream.generate(0, 60_000));
+        List<String> retired = new ArrayList<>();
+        for (HlsEvent.ObjectRetired r : h.events(HlsEvent.ObjectRetired.class)) {
+            retired.add(r.object().name());
+        }
+        assertThat(retired).contains("video-0.m4s", "video-p0.m4s", "audio-0.m4s");
+        assertThat(retired).doesNotHaveDuplicates();
+        for (String name : retired) {
+            assertThat(h.packager.object(name, h.nowNs)).isInstanceOf(ObjectAnswer.NotFound.class);
+        }
     }
 
     @Test

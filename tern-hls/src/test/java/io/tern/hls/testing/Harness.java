@@ -5,6 +5,7 @@ import io.tern.hls.media.MediaObject;
 import io.tern.hls.packager.LlHlsPackager;
 import io.tern.hls.packager.PackagerConfig;
 import io.tern.hls.packager.StreamLayout;
+import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.serve.HlsEvent;
 import io.tern.hls.serve.ObjectAnswer;
 import io.tern.hls.serve.PlaylistAnswer;
@@ -101,7 +102,11 @@ public final class Harness {
     }
 
     public PlaylistAnswer request(TrackType track, String query) {
-        PlaylistAnswer a = packager.mediaPlaylist(track, query, nowNs);
+        PlaylistRequest.Parsed parsed = PlaylistRequest.parse(query);
+        if (!parsed.ok()) {
+            return new PlaylistAnswer.Error(400, parsed.error()); // what the adapter answers
+        }
+        PlaylistAnswer a = packager.mediaPlaylist(track, parsed.request(), nowNs);
         drain();
         return a;
     }

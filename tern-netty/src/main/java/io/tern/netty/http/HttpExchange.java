@@ -207,9 +207,24 @@ public final class HttpExchange {
      * {@code onTimeout} runs on the event loop; if it does not answer, the server answers 503.
      */
     public boolean defer(long timeout, TimeUnit unit, Consumer<HttpExchange> onTimeout) {
-        checkInLoop("defer");
+        if (!hold()) {
+            return false;
+        }
+        this.onTimeout = onTimeout;
+        this.timeout = loop.schedule(this::timedOut, timeout, unit);
+        return true;
+    }
+
+    /**
+     * Holds this request with no timer of its own: its owner (an engine that keeps the held
+     * request and its deadline, such as the LL-HLS packager) must answer it, in time. The held
+     * limits apply as for {@link #defer}: over them the request is answered now and this returns
+     * false.
+     */
+    public boolean hold() {
+        checkInLoop("hold");
         if (state != State.HANDLING) {
-            throw new IllegalStateException("defer: this exchange is already " + state);
+            throw new IllegalStateException("hold: this exchange is already " + state);
         }
         StreamEvent refused = service.heldLimiter().tryAcquire(connection.ip());
         if (refused != null) {
@@ -228,8 +243,6 @@ public final class HttpExchange {
         state = State.HELD;
         service.counters().heldDelta(1);
         service.counters().add(HttpCounters.Event.HELD);
-        this.onTimeout = onTimeout;
-        this.timeout = loop.schedule(this::timedOut, timeout, unit);
         return true;
     }
 
@@ -287,81 +300,34 @@ public final class HttpExchange {
         }
     }
 
+    /** Sends a complete answer: {@code body} (released here) or {@code shared}, one of them. */
     void sendFull(HttpReply reply, ByteBuf body, SharedBody shared) {
         if (!loop.inEventLoop()) {
-            // The caller's loop may release a shared body (a playlist version replaced) before
-            // this loop runs the answer, so the hand-off holds a reference of its own.
-            if (shared != null) {
-                shared.retain();
-            }
-            loop.execute(() -> {
-                try {
-                    sendFull(reply, body, shared);
-                } finally {
-                    if (shared != null) {
-                        shared.release();
-                    }
-                }
-            });
+            handOff(reply, body, shared);
             return;
         }
         if (!mayAnswer(body)) {
             return;
         }
         HttpHeaders headers = responseHeaders(reply);
-        HttpResponseStatus status = reply.status;
         CharSequence contentType =
                 reply.contentType != null ? reply.contentType : shared != null ? shared.contentType() : null;
-        AsciiString etag = reply.etag;
-        long lastModifiedMs = reply.lastModifiedMs;
-        boolean compressible;
-        int identityBytes;
-        if (shared != null) {
-            compressible = shared.compressible();
-            identityBytes = shared.length();
-            if (lastModifiedMs < 0) {
-                lastModifiedMs = shared.lastModifiedMs();
-            }
-        } else {
-            compressible = Gzip.isCompressible(contentType);
-            identityBytes = body.readableBytes();
-        }
-        boolean gzip = reply.gzip
-                && compressible
-                && identityBytes >= Gzip.MIN_BYTES
-                && Gzip.accepted(request.headers().get(HttpHeaderNames.ACCEPT_ENCODING));
-        if (shared != null && etag == null && status.code() == 200) {
-            etag = gzip ? shared.gzippedEtag() : shared.etag();
-        }
+        boolean compressible = shared != null ? shared.compressible() : Gzip.isCompressible(contentType);
+        long lastModifiedMs =
+                shared != null && reply.lastModifiedMs < 0 ? shared.lastModifiedMs() : reply.lastModifiedMs;
+        boolean gzip = gzipped(reply, compressible, shared != null ? shared.length() : body.readableBytes());
+        AsciiString etag = reply.etag == null && shared != null && reply.status.code() == 200
+                ? (gzip ? shared.gzippedEtag() : shared.etag())
+                : reply.etag;
         if (compressible) {
             headers.add(HttpHeaderNames.VARY, HttpHeaderNames.ACCEPT_ENCODING);
         }
-        if (status.code() == 200 && notModified(etag, lastModifiedMs)) {
-            if (body != null) {
-                body.release();
-            }
-            status = HttpResponseStatus.NOT_MODIFIED;
-            service.counters().add(HttpCounters.Event.NOT_MODIFIED);
-            commonHeaders(headers, reply, etag, lastModifiedMs);
-            writeFull(status, headers, Unpooled.EMPTY_BUFFER);
+        if (reply.status.code() == 200 && notModified(etag, lastModifiedMs)) {
+            sendNotModified(reply, headers, body, etag, lastModifiedMs);
             return;
         }
-        ByteBuf content;
-        if (shared != null) {
-            content = gzip ? shared.retainedGzipped() : shared.retainedContent();
-        } else if (gzip) {
-            content = Gzip.compress(body);
-            body.release();
-        } else {
-            content = body;
-        }
-        if (gzip) {
-            headers.set(HttpHeaderNames.CONTENT_ENCODING, HttpHeaderValues.GZIP);
-            service.counters().add(HttpCounters.Event.GZIPPED_RESPONSE);
-        }
-        if (contentType != null) {
-            headers.set(HttpHeaderNames.CONTENT_TYPE, contentType);
-        }
+        ByteBuf content = shared != null ? sharedContent(shared, gzip) : ownedContent(body, gzip);
+        contentHeaders(headers, contentType, gzip);
         commonHeaders(headers, reply, etag, lastModifiedMs);
         if (shared != null) {
             headers.set(HttpHeaderNames.CONTENT_LENGTH, gzip ? shared.gzippedContentLength() : shared.contentLength());
@@ -372,7 +338,70 @@ public final class HttpExchange {
             content.release();
             content = Unpooled.EMPTY_BUFFER;
         }
-        writeFull(status, headers, content);
+        writeFull(reply.status, headers, content);
+    }
+
+    /** Runs {@link #sendFull} on this exchange's loop, from another thread. */
+    private void handOff(HttpReply reply, ByteBuf body, SharedBody shared) {
+        // The caller's loop may release a shared body (a playlist version replaced) before this
+        // loop runs the answer, so the hand-off holds a reference of its own.
+        if (shared != null) {
+            shared.retain();
+        }
+        loop.execute(() -> {
+            try {
+                sendFull(reply, body, shared);
+            } finally {
+                if (shared != null) {
+                    shared.release();
+                }
+            }
+        });
+    }
+
+    /** Whether this answer goes gzipped: the handler allows it, it is worth it, and the client accepts it. */
+    private boolean gzipped(HttpReply reply, boolean compressible, int identityBytes) {
+        return reply.gzip
+                && compressible
+                && identityBytes >= Gzip.MIN_BYTES
+                && Gzip.accepted(request.headers().get(HttpHeaderNames.ACCEPT_ENCODING));
+    }
+
+    /** 304 for a conditional GET or HEAD whose validators match: no body. */
+    private void sendNotModified(
+            HttpReply reply, HttpHeaders headers, ByteBuf body, AsciiString etag, long lastModifiedMs) {
+        if (body != null) {
+            body.release();
+        }
+        service.counters().add(HttpCounters.Event.NOT_MODIFIED);
+        commonHeaders(headers, reply, etag, lastModifiedMs);
+        writeFull(HttpResponseStatus.NOT_MODIFIED, headers, Unpooled.EMPTY_BUFFER);
+    }
+
+    /** A retained view of the shared bytes, identity or gzipped (compressed once, by the body). */
+    private static ByteBuf sharedContent(SharedBody shared, boolean gzip) {
+        return gzip ? shared.retainedGzipped() : shared.retainedContent();
+    }
+
+    /** The handler's own body, compressed here for this one answer when gzipped. */
+    private static ByteBuf ownedContent(ByteBuf body, boolean gzip) {
+        if (!gzip) {
+            return body;
+        }
+        ByteBuf compressed = Gzip.compress(body);
+        body.release();
+        return compressed;
+    }
+
+    /** Content-Encoding and Content-Type. */
+    private void contentHeaders(HttpHeaders headers, CharSequence contentType, boolean gzip) {
+        if (gzip) {
+            headers.set(HttpHeaderNames.CONTENT_ENCODING, HttpHeaderValues.GZIP);
+            service.counters().add(HttpCounters.Event.GZIPPED_RESPONSE);
+        }
+        if (contentType != null) {
+            headers.set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        }
     }
 
     private void writeFull(HttpResponseStatus status, HttpHeaders headers, ByteBuf content) {

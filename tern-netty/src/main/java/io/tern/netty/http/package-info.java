@@ -46,6 +46,8 @@
  *       503. When the client goes away (connection closed, HTTP/2 stream reset) the exchange is
  *       cancelled and {@code exchange.onCancel(callback)} runs, so the held-request table drops it.
  *       {@code defer} returns false when the held limits refused it (already answered 429/503).
+ *       {@code exchange.hold()} holds it the same way but with no timer: for an engine that keeps
+ *       the held request and its deadline itself (the LL-HLS packager), so one timeout rules.
  *   <li><b>streams</b>: {@code BodyStream stream = exchange.reply(OK).contentType(...).stream()}
  *       sends the headers now and each {@code stream.write(chunk)} at once (chunked on HTTP/1.1,
  *       DATA frames on HTTP/2), until {@code stream.end()}: the preload-hinted part, served as its

@@ -2,6 +2,7 @@ package io.tern.bench.origin.testing;
 
 import io.tern.bench.jmh.hls.HlsStream;
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.serve.PlaylistAnswer;
 import io.tern.media.TrackType;
 import java.nio.charset.StandardCharsets;
@@ -33,11 +34,13 @@ public final class TernPlaylists {
 
     /** The video playlist; {@code query} as a player sends it ("" for a plain reload, "_HLS_skip=YES"). */
     public String video(String query) {
-        return ready(stream.packager().mediaPlaylist(TrackType.VIDEO, query, stream.nowNs()));
+        return ready(stream.packager()
+                .mediaPlaylist(TrackType.VIDEO, PlaylistRequest.parse(query).request(), stream.nowNs()));
     }
 
     public String audio(String query) {
-        return ready(stream.packager().mediaPlaylist(TrackType.AUDIO, query, stream.nowNs()));
+        return ready(stream.packager()
+                .mediaPlaylist(TrackType.AUDIO, PlaylistRequest.parse(query).request(), stream.nowNs()));
     }
 
     public static String videoPath() {

@@ -1,17 +1,25 @@
 package io.tern.server.origin.metrics;
 
+import io.tern.hls.packager.PackagerStats;
+import io.tern.netty.hls.Served;
+import io.tern.netty.hls.ServingCounters;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
+import java.util.function.ToLongFunction;
 
 /**
  * What the origin counts across its streams, for Prometheus: counted where it happens (on the
- * streams' event loops, the ingest's, the registry's), read at scrape time. Every label value comes
- * from a fixed set, so no label grows with streams, viewers or addresses.
+ * streams' event loops, the ingest's, the registry's), read at scrape time. What the packagers
+ * produce (parts, segments, discontinuities, dropped frames) is not counted twice: the packagers'
+ * own {@link PackagerStats} are read and summed. Every label value comes from a fixed set, so no
+ * label grows with streams, viewers or addresses.
  */
-public final class OriginCounters {
+public final class OriginCounters implements ServingCounters {
     /** Problems, by cause. */
     public enum Cause {
         /** A publish without a valid token, or refused by the --on-publish hook. */
@@ -34,25 +42,6 @@ public final class OriginCounters {
         HELD_REQUEST_TIMEOUT
     }
 
-    /** What the HTTP side served, by kind; the lower-case names are the HTTP counters' request kinds too. */
-    public enum Served {
-        MULTIVARIANT,
-        PLAYLIST,
-        /** A media playlist with {@code _HLS_msn}: a blocking reload. */
-        BLOCKING_PLAYLIST,
-        INIT,
-        PART,
-        /** The preload-hinted part, asked for before it was complete. */
-        HINTED_PART,
-        SEGMENT;
-
-        private final String label = name().toLowerCase(Locale.ROOT);
-
-        public String label() {
-            return label;
-        }
-    }
-
     private static final Cause[] CAUSES = Cause.values();
     private static final Served[] SERVED = Served.values();
 
@@ -62,9 +51,11 @@ public final class OriginCounters {
     private final LongAdder publishesAccepted = new LongAdder();
     private final LongAdder ingestBytes = new LongAdder();
     private final LongAdder accessUnits = new LongAdder();
-    private final LongAdder parts = new LongAdder();
-    private final LongAdder segments = new LongAdder();
-    private final LongAdder discontinuities = new LongAdder();
+    /** The packagers of the streams served now; guarded by {@code this}, with {@link #gonePackagers}. */
+    private final Set<PackagerStats> livePackagers = new HashSet<>();
+    /** The final counts of packagers that are gone, so the sums never go back. */
+    private final PackagerStats gonePackagers = new PackagerStats();
+
     private final LongAdder heldNow = new LongAdder();
     private final Map<String, LongAdder> ingestClosed = new ConcurrentHashMap<>();
 
@@ -77,15 +68,17 @@ public final class OriginCounters {
     }
 
     public long errors(Cause cause) {
-        return errors[cause.ordinal()].sum();
+        long counted = errors[cause.ordinal()].sum();
+        return cause == Cause.FRAMES_DROPPED ? counted + packagerSum(PackagerStats::framesDropped) : counted;
     }
 
+    @Override
     public void served(Served kind, long bytes) {
         servedResponses[kind.ordinal()].increment();
         servedBytes[kind.ordinal()].add(bytes);
     }
 
-    /** Bytes of a streamed answer written after its first response was counted. */
+    @Override
     public void servedBytes(Served kind, long bytes) {
         servedBytes[kind.ordinal()].add(bytes);
     }
@@ -119,32 +112,47 @@ public final class OriginCounters {
         return accessUnits.sum();
     }
 
-    public void partProduced() {
-        parts.increment();
+    /** A stream's packager started: its own counters are read from now on. */
+    public synchronized void packagerStarted(PackagerStats stats) {
+        livePackagers.add(stats);
     }
 
-    public void segmentProduced() {
-        segments.increment();
+    /** A stream's packager is closed: its final counts join the totals, in one step with the scrape. */
+    public synchronized void packagerGone(PackagerStats stats) {
+        if (livePackagers.remove(stats)) {
+            gonePackagers.add(stats);
+        }
     }
 
-    public void discontinuity() {
-        discontinuities.increment();
-    }
-
+    /** Parts produced, both renditions, over every packager. */
     public long parts() {
-        return parts.sum();
+        return packagerSum(PackagerStats::parts);
     }
 
     public long segments() {
-        return segments.sum();
+        return packagerSum(PackagerStats::segments);
     }
 
     public long discontinuities() {
-        return discontinuities.sum();
+        return packagerSum(PackagerStats::discontinuities);
     }
 
+    private synchronized long packagerSum(ToLongFunction<PackagerStats> counter) {
+        long sum = counter.applyAsLong(gonePackagers);
+        for (PackagerStats stats : livePackagers) {
+            sum += counter.applyAsLong(stats);
+        }
+        return sum;
+    }
+
+    @Override
     public void heldDelta(int delta) {
         heldNow.add(delta);
+    }
+
+    @Override
+    public void heldRequestTimedOut() {
+        error(Cause.HELD_REQUEST_TIMEOUT);
     }
 
     /** Requests the packagers hold now: blocking playlist reloads and preload-hinted parts. */
@@ -173,7 +181,7 @@ public final class OriginCounters {
     /** Calls {@code visitor} for every cause, zero or not. */
     public void forEachError(BiConsumer<Cause, Long> visitor) {
         for (Cause cause : CAUSES) {
-            visitor.accept(cause, errors[cause.ordinal()].sum());
+            visitor.accept(cause, errors(cause));
         }
     }
 

@@ -3,10 +3,10 @@ package io.tern.server.origin.metrics;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.tern.server.origin.metrics.OriginCounters.Served;
+import io.tern.netty.hls.DirectBudget;
+import io.tern.netty.hls.Served;
 import io.tern.server.origin.record.RecordingWriter;
 import io.tern.server.origin.registry.StreamRegistry;
-import io.tern.server.origin.stream.DirectBudget;
 import java.util.Locale;
 import java.util.function.IntSupplier;
 

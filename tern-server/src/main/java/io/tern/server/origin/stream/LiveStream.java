@@ -1,61 +1,41 @@
 package io.tern.server.origin.stream;
 
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.util.concurrent.ScheduledFuture;
-import io.tern.hls.media.Chunk;
-import io.tern.hls.media.MediaObject;
 import io.tern.hls.packager.LlHlsPackager;
-import io.tern.hls.packager.ObjectNames;
 import io.tern.hls.packager.PackagerStats;
 import io.tern.hls.packager.StreamLayout;
+import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.serve.HlsEvent;
-import io.tern.hls.serve.ObjectAnswer;
-import io.tern.hls.serve.PlaylistAnswer;
 import io.tern.media.AccessUnit;
 import io.tern.media.TrackType;
 import io.tern.media.codec.AacConfig;
 import io.tern.media.codec.AvcConfig;
 import io.tern.media.codec.CodecConfig;
-import io.tern.netty.http.BodyStream;
-import io.tern.netty.http.CacheControl;
+import io.tern.netty.hls.DirectChunkStore;
+import io.tern.netty.hls.PackagerDriver;
+import io.tern.netty.hls.Replies;
 import io.tern.netty.http.HttpExchange;
-import io.tern.netty.http.SharedBody;
 import io.tern.server.origin.config.StreamConfig;
 import io.tern.server.origin.metrics.OriginCounters;
 import io.tern.server.origin.metrics.OriginCounters.Cause;
-import io.tern.server.origin.metrics.OriginCounters.Served;
 import io.tern.server.origin.record.StreamRecording;
 import io.tern.server.origin.registry.IngestSession;
 import io.tern.server.origin.registry.StreamInput;
 import io.tern.server.origin.registry.StreamSnapshot;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.agrona.collections.Long2ObjectHashMap;
 
 /**
- * One published stream: its {@link LlHlsPackager}, driven on one event loop (the publisher's), and
- * the requests for it. The ingest calls the {@link StreamInput} methods on that loop; HTTP requests
- * for the stream hop to it ({@link #eventLoop()}), so no lock guards the media path. After every
- * input and request the packager's events are drained: held playlist requests are answered from
- * {@code PlaylistReady}/{@code RequestFailed}, the preload-hinted part is streamed from
- * {@code PartProgress}, chunks go to the recording, and the packager's timer is re-armed from
- * {@code nextDeadlineNs()}.
- *
- * <p>Every media byte served is the packager's, kept once off the heap ({@link DirectChunkStore}):
- * complete objects from one shared body of views of it ({@link BodyCache}), the growing part's
- * chunks as views.
+ * One published stream, as the server wires it: the ingest's {@link StreamInput} on one event loop
+ * (the publisher's), the layout probe until the packager can start, then a {@link PackagerDriver}
+ * (tern-netty) that runs the packager, holds and answers the requests and caches the bodies. What
+ * stays here is the server's: the recording, the metrics, the viewers, the snapshot for the API.
+ * HTTP requests for the stream hop to its loop ({@link #eventLoop()}), so no lock guards the media
+ * path.
  */
 public final class LiveStream implements StreamInput {
     private static final System.Logger LOG = System.getLogger("tern.origin");
-    /** The exchange's own timeout, past the packager's hold (which answers 503 itself). */
-    private static final long HOLD_GRACE_MS = 5000;
-
-    private static final CacheControl MULTIVARIANT_CACHE = CacheControl.maxAge(1);
 
     private final String name;
     private final String instanceId;
@@ -67,27 +47,15 @@ public final class LiveStream implements StreamInput {
     private final long startedEpochMs;
     private final long startedNs;
     private final LayoutProbe probe = new LayoutProbe();
-    private final Long2ObjectHashMap<HeldRequest> held = new Long2ObjectHashMap<>();
-    private final BodyCache bodies;
     private final ViewerTracker viewers = new ViewerTracker();
     private final IngestMeter meter;
     private final ArrayDeque<String> lastErrors = new ArrayDeque<>();
-    private final CacheControl plainReloadCache;
-    private final CacheControl blockingReloadCache;
-    private final Runnable onTimer = this::onTimer;
-    private final LoopBatches<HeldRequest> releases;
-    private LlHlsPackager packager;
+    private PackagerDriver driver;
     private StreamRecording recording;
     private AvcConfig video;
     private AacConfig audio;
     private long accessUnits;
     private long ingestJumps;
-    private long partsCounted;
-    private long segmentsCounted;
-    private long discontinuitiesCounted;
-    private long droppedCounted;
-    private ScheduledFuture<?> timer;
-    private long timerDeadlineNs = Long.MAX_VALUE;
     private volatile boolean ended;
     private volatile int viewerCount;
 
@@ -102,11 +70,7 @@ public final class LiveStream implements StreamInput {
         this.counters = context.counters();
         this.startedEpochMs = context.wallClock().millis();
         this.startedNs = now();
-        this.bodies = new BodyCache(context.streamCacheBytes(), this::stillServed);
         this.meter = new IngestMeter(startedNs);
-        this.plainReloadCache = CacheControl.maxAgeBelow(Duration.ofMillis(settings.partTargetMs()));
-        this.blockingReloadCache = CacheControl.maxAge(3L * ((settings.segmentTargetMs() + 999) / 1000));
-        this.releases = new LoopBatches<>(loop, LiveStream::answerReleased);
     }
 
     public String name() {
@@ -135,16 +99,11 @@ public final class LiveStream implements StreamInput {
         return viewerCount;
     }
 
-    /** How long a request may be deferred on another loop before the stream answers it. */
-    public long holdTimeoutMs() {
-        return 3000L * ((settings.segmentTargetMs() + 999) / 1000) + HOLD_GRACE_MS;
-    }
-
     // ---------------------------------------------------------------- ingest (on the loop)
 
     @Override
     public void declareLayout(StreamLayout layout) {
-        if (packager == null && !ended) {
+        if (driver == null && !ended) {
             start(layout);
         }
     }
@@ -159,17 +118,16 @@ public final class LiveStream implements StreamInput {
         } else if (config instanceof AacConfig aac) {
             audio = aac;
         }
-        if (packager == null) {
+        if (driver == null) {
             StreamLayout layout = probe.onConfig(config);
             if (layout != null) {
                 start(layout);
             }
             return;
         }
-        if (!packager.onConfig(config, now())) {
+        if (!driver.onConfig(config)) {
             error("the " + config.track() + " configuration " + config.codecs() + " was refused by the packager");
         }
-        drain();
     }
 
     @Override
@@ -177,11 +135,10 @@ public final class LiveStream implements StreamInput {
         if (ended) {
             return;
         }
-        long nowNs = now();
         accessUnits++;
         counters.ingest(unit.sizeBytes());
-        meter.add(unit.sizeBytes(), nowNs);
-        if (packager == null) {
+        meter.add(unit.sizeBytes(), now());
+        if (driver == null) {
             StreamLayout layout = probe.onAccessUnit(unit);
             if (layout != null) {
                 start(layout);
@@ -190,8 +147,7 @@ public final class LiveStream implements StreamInput {
             }
             return;
         }
-        packager.onAccessUnit(unit, nowNs);
-        drain();
+        driver.onAccessUnit(unit);
     }
 
     @Override
@@ -206,15 +162,14 @@ public final class LiveStream implements StreamInput {
         if (ended) {
             return;
         }
-        if (packager == null) {
+        if (driver == null) {
             StreamLayout layout = probe.decideNow();
             if (layout != null) {
                 start(layout);
             }
         }
-        if (packager != null) {
-            packager.onEndOfStream(now());
-            drain();
+        if (driver != null) {
+            driver.onEndOfStream();
         }
         ended = true;
         LOG.log(System.Logger.Level.INFO, "stream " + name + " ended: " + reason);
@@ -222,370 +177,74 @@ public final class LiveStream implements StreamInput {
     }
 
     private void start(StreamLayout layout) {
-        packager = new LlHlsPackager(
+        LlHlsPackager packager = new LlHlsPackager(
                 settings.packagerConfig(instanceId, context.maxHeldRequests()),
                 layout,
                 context.wallClock()::millis,
-                new DirectChunkStore(context.directBudget(), ByteBufAllocator.DEFAULT));
+                new DirectChunkStore(context.directBudget()));
         if (context.writer() != null && settings.record()) {
             recording = new StreamRecording(name, layout, context.rotateMs(), context.writer());
         }
+        driver = new PackagerDriver(packager, loop, context.streamCacheBytes(), counters, this::record);
+        counters.packagerStarted(packager.stats());
         LOG.log(System.Logger.Level.INFO, "stream " + name + " (" + instanceId + "): " + layout);
-        long nowNs = now();
         for (Object early : probe.drain()) {
             if (early instanceof CodecConfig c) {
-                packager.onConfig(c, nowNs);
+                driver.onConfig(c);
             } else {
-                packager.onAccessUnit((AccessUnit) early, nowNs);
+                driver.onAccessUnit((AccessUnit) early);
             }
         }
-        drain();
+    }
+
+    /** The packager's media outputs ({@code ChunkWritten}, {@code StreamEnded}) to the recording. */
+    private void record(HlsEvent event) {
+        if (recording != null) {
+            recording.onEvent(event);
+        }
     }
 
     // ---------------------------------------------------------------- requests (on the loop)
 
     /**
-     * {@code index.m3u8}. {@code deferred}: the exchange was already deferred on its own loop
-     * before it hopped here.
+     * {@code index.m3u8}. {@code deferred}: the exchange was already held on its own loop before it
+     * hopped here.
      */
     public void multivariant(HttpExchange exchange, boolean deferred) {
-        if (packager == null) {
+        if (driver == null) {
             Replies.error(exchange, 404, "the stream has no media yet");
             return;
         }
-        answer(exchange, packager.multivariantPlaylist(now()), Served.MULTIVARIANT, MULTIVARIANT_CACHE, deferred);
-        armTimer();
+        driver.multivariant(exchange, deferred);
     }
 
-    /** {@code video.m3u8} or {@code audio.m3u8} with its query (the delivery directives). */
-    public void mediaPlaylist(HttpExchange exchange, TrackType track, String query, boolean deferred) {
-        if (packager == null) {
+    /** {@code video.m3u8} or {@code audio.m3u8} with its delivery directives. */
+    public void mediaPlaylist(HttpExchange exchange, TrackType track, PlaylistRequest request, boolean deferred) {
+        if (driver == null) {
             Replies.error(exchange, 404, "the stream has no media yet");
             return;
         }
-        long nowNs = now();
         if (exchange.remoteAddress() != null) { // null only on channels that are not sockets (tests)
-            viewers.seen(exchange.remoteAddress().getAddress(), nowNs);
+            viewers.seen(exchange.remoteAddress().getAddress(), now());
             viewerCount = viewers.size();
         }
-        boolean blocking = query != null && query.contains("_HLS_msn");
-        PlaylistAnswer answer = packager.mediaPlaylist(track, query, nowNs);
-        answer(
-                exchange,
-                answer,
-                blocking ? Served.BLOCKING_PLAYLIST : Served.PLAYLIST,
-                blocking ? blockingReloadCache : plainReloadCache,
-                deferred);
-        armTimer();
+        driver.mediaPlaylist(exchange, track, request, deferred);
     }
 
     /** An init segment, part or segment by its name under the instance's directory. */
     public void object(HttpExchange exchange, String file, boolean deferred) {
-        if (packager == null) {
+        if (driver == null) {
             Replies.error(exchange, 404, "the stream has no media yet");
             return;
         }
-        ObjectAnswer answer = packager.object(file, now());
-        switch (answer) {
-            case ObjectAnswer.Found found -> sendObject(exchange, found.object(), kindOf(file));
-            case ObjectAnswer.NotFound notFound -> Replies.error(exchange, 404, "no " + file + " in this stream");
-            case ObjectAnswer.Error error -> Replies.error(exchange, error.status(), error.reason());
-            case ObjectAnswer.Growing growing -> holdPart(exchange, growing, deferred);
-        }
-        armTimer();
+        driver.object(exchange, file, deferred);
     }
 
-    private void answer(
-            HttpExchange exchange, PlaylistAnswer answer, Served kind, CacheControl cache, boolean deferred) {
-        switch (answer) {
-            case PlaylistAnswer.Ready ready -> sendPlaylist(exchange, ready.body(), kind, cache);
-            case PlaylistAnswer.Error error -> Replies.error(exchange, error.status(), error.reason());
-            case PlaylistAnswer.Wait wait ->
-                hold(exchange, wait.ticket(), new HeldRequest(exchange, kind, cache, null, 0), deferred);
-        }
-    }
-
-    private void holdPart(HttpExchange exchange, ObjectAnswer.Growing growing, boolean deferred) {
-        if (!deferred && !defer(exchange, growing.ticket())) {
-            return;
-        }
-        BodyStream body = null;
-        int sent = 0;
-        if (growing.streaming()) {
-            MediaObject part = growing.object();
-            exchange.kind(Served.HINTED_PART.label());
-            body =
-                    exchange
-                            .reply(HttpResponseStatus.OK)
-                            .contentType(part.contentType())
-                            .cache(CacheControl.immutable())
-                            .stream();
-            counters.served(Served.HINTED_PART, 0);
-            sent = writeChunks(body, part, 0, false);
-        }
-        CacheControl cache = body == null ? CacheControl.immutable() : null; // sent whole once complete
-        hold(exchange, growing.ticket(), new HeldRequest(exchange, Served.HINTED_PART, cache, body, sent), true);
-    }
-
-    /** Holds {@code exchange} under {@code ticket} until an event answers it. */
-    private void hold(HttpExchange exchange, long ticket, HeldRequest request, boolean deferred) {
-        if (!deferred && !defer(exchange, ticket)) {
-            return;
-        }
-        held.put(ticket, request);
-        counters.heldDelta(1);
-        exchange.onCancel(() -> {
-            if (loop.inEventLoop()) {
-                cancel(ticket);
-            } else {
-                loop.execute(() -> cancel(ticket));
-            }
-        });
-    }
-
-    /** Defers an exchange of this loop; false (and the ticket given up) when the held limits refuse it. */
-    private boolean defer(HttpExchange exchange, long ticket) {
-        if (exchange.defer(holdTimeoutMs(), TimeUnit.MILLISECONDS, null)) {
-            return true;
-        }
-        packager.cancel(ticket);
-        return false;
-    }
-
-    private void cancel(long ticket) {
-        HeldRequest request = held.remove(ticket);
-        if (request != null) {
-            counters.heldDelta(-1);
-            if (packager != null) {
-                packager.cancel(ticket);
-            }
-            armTimer();
-        }
-    }
-
-    private void sendPlaylist(HttpExchange exchange, byte[] body, Served kind, CacheControl cache) {
-        SharedBody shared = bodies.playlist(body);
-        counters.served(kind, shared.length());
-        Replies.shared(exchange, kind.label(), shared, cache);
-    }
-
-    private void sendObject(HttpExchange exchange, MediaObject object, Served kind) {
-        counters.served(kind, object.sizeBytes());
-        SharedBody shared = bodies.media(object);
-        if (shared != null) {
-            Replies.shared(exchange, kind.label(), shared, CacheControl.immutable());
-        } else {
-            Replies.owned(
-                    exchange, kind.label(), object.contentType(), BodyCache.wrap(object), CacheControl.immutable());
-        }
-    }
-
-    /** Whether the packager still serves this complete object (it has not left the window). */
-    private boolean stillServed(MediaObject object) {
-        return packager != null
-                && packager.object(object.name(), now()) instanceof ObjectAnswer.Found found
-                && found.object() == object;
-    }
-
-    private static Served kindOf(String file) {
-        ObjectNames.Parsed parsed = ObjectNames.parse(file);
-        return switch (parsed == null ? ObjectNames.Kind.SEGMENT : parsed.kind()) {
-            case INIT -> Served.INIT;
-            case PART -> Served.PART;
-            default -> Served.SEGMENT;
-        };
-    }
-
-    /**
-     * Writes chunks {@code from..} of {@code part} to {@code body}, each a view of the chunk the
-     * store keeps, uncopied; with {@code last} the final chunk also ends the body, in one write and flush (a
-     * flush is a send system call, and the part's end comes with every viewer's blocking reload).
-     */
-    private int writeChunks(BodyStream body, MediaObject part, int from, boolean last) {
-        int n = part.chunkCount();
-        long bytes = 0;
-        for (int i = from; i < n; i++) {
-            Chunk chunk = part.chunk(i);
-            bytes += chunk.length();
-            if (last && i == n - 1) {
-                body.end(DirectChunkStore.view(chunk));
-            } else {
-                body.write(DirectChunkStore.view(chunk));
-            }
-        }
-        if (last && from >= n) {
-            body.end();
-        }
-        counters.servedBytes(Served.HINTED_PART, bytes);
-        return n;
-    }
-
-    // ---------------------------------------------------------------- the packager's events
-
-    private void drain() {
-        for (HlsEvent event; (event = packager.pollEvent()) != null; ) {
-            switch (event) {
-                case HlsEvent.PlaylistReady ready -> releasePlaylists(ready);
-                case HlsEvent.RequestFailed failed -> {
-                    for (long ticket : failed.tickets()) {
-                        HeldRequest request = release(ticket);
-                        if (request == null) {
-                            continue;
-                        }
-                        if (failed.status() == 503) {
-                            counters.error(Cause.HELD_REQUEST_TIMEOUT);
-                        }
-                        if (request.body != null) {
-                            request.body.abort(); // the headers went out: cut the body so the client sees it
-                        } else {
-                            Replies.error(request.exchange, failed.status(), failed.reason());
-                        }
-                    }
-                }
-                case HlsEvent.PartProgress progress -> partProgress(progress);
-                case HlsEvent.ChunkWritten chunk -> {
-                    if (recording != null) {
-                        recording.onEvent(chunk);
-                    }
-                }
-                case HlsEvent.StreamEnded streamEnded -> {
-                    if (recording != null) {
-                        recording.onEvent(streamEnded);
-                    }
-                }
-            }
-        }
-        countPackagerStats();
-        armTimer();
-    }
-
-    /**
-     * Answers every request one playlist version releases with its one shared body, grouped by
-     * the loop of each connection ({@link LoopBatches}).
-     */
-    private void releasePlaylists(HlsEvent.PlaylistReady ready) {
-        SharedBody shared = bodies.playlist(ready.body());
-        for (long ticket : ready.tickets()) {
-            HeldRequest request = release(ticket);
-            if (request != null) {
-                counters.served(request.kind, shared.length());
-                releases.add(request.exchange.eventLoop(), request);
-            }
-        }
-        releases.answerAll(shared);
-    }
-
-    /** On the exchange's loop: a released request's answer with its shared body, unless its client left. */
-    private static void answerReleased(HeldRequest request, SharedBody body) {
-        if (request.exchange.isOpen()) {
-            request.exchange.kind(request.kind.label()).respond(body, request.cache);
-        }
-    }
-
-    /**
-     * The growing part's new chunks to the requests streaming it; once it is complete, those
-     * waiting for it whole get its one shared body, grouped by loop as a playlist release is.
-     */
-    private void partProgress(HlsEvent.PartProgress progress) {
-        MediaObject part = progress.part();
-        SharedBody whole = null;
-        boolean wholeTried = false;
-        for (long ticket : progress.tickets()) {
-            HeldRequest request = held.get(ticket);
-            if (request == null) {
-                continue;
-            }
-            if (request.body != null) {
-                request.chunksSent = writeChunks(request.body, part, request.chunksSent, part.complete());
-                if (part.complete()) {
-                    release(ticket);
-                }
-            } else if (part.complete()) {
-                release(ticket);
-                if (!wholeTried) {
-                    wholeTried = true;
-                    whole = bodies.media(part);
-                }
-                if (whole != null) {
-                    counters.served(Served.HINTED_PART, part.sizeBytes());
-                    releases.add(request.exchange.eventLoop(), request);
-                } else {
-                    sendObject(request.exchange, part, Served.HINTED_PART); // too big to share: each its own view
-                }
-            }
-        }
-        if (whole != null) {
-            releases.answerAll(whole);
-        }
-    }
-
-    private HeldRequest release(long ticket) {
-        HeldRequest request = held.remove(ticket);
-        if (request != null) {
-            counters.heldDelta(-1);
-        }
-        return request;
-    }
-
-    private void countPackagerStats() {
-        PackagerStats s = packager.stats();
-        for (; partsCounted < s.parts(); partsCounted++) {
-            counters.partProduced();
-        }
-        for (; segmentsCounted < s.segments(); segmentsCounted++) {
-            counters.segmentProduced();
-        }
-        for (; discontinuitiesCounted < s.discontinuities(); discontinuitiesCounted++) {
-            counters.discontinuity();
-        }
-        long dropped = dropped(s);
-        if (dropped > droppedCounted) {
-            counters.error(Cause.FRAMES_DROPPED, dropped - droppedCounted);
-            droppedCounted = dropped;
-        }
-    }
-
-    private static long dropped(PackagerStats s) {
-        return s.droppedNoConfig()
-                + s.droppedUndeclaredTrack()
-                + s.droppedOversize()
-                + s.droppedBeforeKeyframe()
-                + s.droppedAudioOutsideEpoch()
-                + s.droppedAudioOverlap()
-                + s.droppedAudioQueueFull();
-    }
-
-    // ---------------------------------------------------------------- time
+    // ---------------------------------------------------------------- stats
 
     private long now() {
         return loop.ticker().nanoTime();
     }
-
-    private void armTimer() {
-        if (packager == null) {
-            return;
-        }
-        long deadline = packager.nextDeadlineNs();
-        if (deadline == Long.MAX_VALUE || (timer != null && timerDeadlineNs <= deadline)) {
-            return; // a timer that fires early finds nothing due and re-arms for the later deadline
-        }
-        if (timer != null) {
-            timer.cancel(false);
-        }
-        timerDeadlineNs = deadline;
-        timer = loop.schedule(onTimer, Math.max(0, deadline - now()), TimeUnit.NANOSECONDS);
-    }
-
-    private void onTimer() {
-        timer = null;
-        timerDeadlineNs = Long.MAX_VALUE;
-        if (packager != null) {
-            packager.onTimeout(now());
-            drain();
-        }
-    }
-
-    // ---------------------------------------------------------------- stats
 
     private void error(String what) {
         if (lastErrors.size() >= StreamSnapshot.MAX_ERRORS) {
@@ -598,10 +257,10 @@ public final class LiveStream implements StreamInput {
     /** The stream now; call on its loop. */
     public StreamSnapshot snapshot() {
         long nowNs = now();
-        PackagerStats s = packager == null ? null : packager.stats();
+        PackagerStats s = driver == null ? null : driver.stats();
         StreamSnapshot.Video v = video == null
                 ? null
-                : new StreamSnapshot.Video(video.codecs(), video.width(), video.height(), frameRate());
+                : new StreamSnapshot.Video(video.codecs(), video.width(), video.height(), video.frameRate());
         StreamSnapshot.Audio a =
                 audio == null ? null : new StreamSnapshot.Audio(audio.codecs(), audio.sampleRateHz(), audio.channels());
         return new StreamSnapshot(
@@ -620,39 +279,21 @@ public final class LiveStream implements StreamInput {
                 s == null ? 0 : s.parts(),
                 s == null ? 0 : s.segments(),
                 viewers.viewers(nowNs),
-                held.size(),
+                driver == null ? 0 : driver.heldCount(),
                 s == null ? 0 : s.discontinuities(),
                 ingestJumps + (s == null ? 0 : s.timestampJumps()),
-                s == null ? 0 : dropped(s),
+                s == null ? 0 : s.framesDropped(),
                 recording == null ? null : recording.snapshot(),
                 new ArrayList<>(lastErrors),
                 session.srt());
     }
 
-    private double frameRate() {
-        return video.frameRate();
-    }
-
     /** Frees what the stream holds; the registry calls it on the loop once the stream is gone. */
     public void dispose() {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-        List<HeldRequest> left = new ArrayList<>(held.values());
-        held.clear();
-        for (HeldRequest request : left) {
-            counters.heldDelta(-1);
-            if (request.body != null) {
-                request.body.abort();
-            } else {
-                Replies.error(request.exchange, 404, "the stream is gone");
-            }
-        }
-        bodies.clear();
-        if (packager != null) {
-            packager.close(now());
-            packager = null; // requests still queued on the loop find no media
+        if (driver != null) {
+            driver.close();
+            counters.packagerGone(driver.stats());
+            driver = null; // requests still queued on the loop find no media
         }
         ended = true;
     }

@@ -1,5 +1,6 @@
 package io.tern.server.origin.stream;
 
+import io.tern.netty.hls.DirectBudget;
 import io.tern.server.origin.metrics.OriginCounters;
 import io.tern.server.origin.record.RecordingWriter;
 import java.time.InstantSource;

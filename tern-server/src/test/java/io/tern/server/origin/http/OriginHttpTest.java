@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.hls.testing.M3u8;
 import io.tern.netty.http.CacheControl;
+import io.tern.netty.http.HttpCounters;
 import io.tern.server.origin.http.EmbeddedOrigin.Client;
 import io.tern.server.origin.http.EmbeddedOrigin.Publisher;
 import io.tern.server.origin.http.EmbeddedOrigin.Response;
@@ -153,6 +154,10 @@ class OriginHttpTest {
             assertThat(expired.header("Cache-Control")).isEqualTo("no-store");
             assertThat(origin.counters.errors(Cause.HELD_REQUEST_TIMEOUT)).isEqualTo(1);
             assertThat(origin.counters.heldNow()).isZero();
+            assertThat(origin.service.counters().count(HttpCounters.Event.HELD_TIMED_OUT))
+                    .as("the packager's deadline is the one timeout: the exchange has no timer of its own")
+                    .isZero();
+            assertThat(origin.service.counters().heldNow()).isZero();
         }
     }
 

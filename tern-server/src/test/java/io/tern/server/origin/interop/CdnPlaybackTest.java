@@ -2,10 +2,10 @@ package io.tern.server.origin.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.netty.hls.Served;
 import io.tern.server.origin.harness.FfmpegPublisher;
 import io.tern.server.origin.harness.NginxCache;
 import io.tern.server.origin.interop.HlsPlayer.Playback;
-import io.tern.server.origin.metrics.OriginCounters.Served;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package io.tern.server.origin.stream;
+package io.tern.netty.hls;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -11,7 +11,7 @@ import io.tern.netty.http.SharedBody;
  * exchange's own loop and only if the exchange is still open, so an answer that arrives after its
  * client left (or after the server's own timeout answered) is dropped rather than sent twice.
  */
-final class Replies {
+public final class Replies {
     private Replies() {}
 
     /** 200 with a shared body (a playlist version, a complete object). */
@@ -54,7 +54,7 @@ final class Replies {
     }
 
     /** An error status with its reason as the body; never cached. */
-    static void error(HttpExchange exchange, int status, String reason) {
+    public static void error(HttpExchange exchange, int status, String reason) {
         onExchangeLoop(
                 exchange,
                 () -> exchange.reply(HttpResponseStatus.valueOf(status))

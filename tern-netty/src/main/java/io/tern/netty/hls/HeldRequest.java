@@ -1,9 +1,8 @@
-package io.tern.server.origin.stream;
+package io.tern.netty.hls;
 
 import io.tern.netty.http.BodyStream;
 import io.tern.netty.http.CacheControl;
 import io.tern.netty.http.HttpExchange;
-import io.tern.server.origin.metrics.OriginCounters.Served;
 
 /**
  * A request the packager holds under a ticket: a blocking playlist reload, a multivariant playlist

@@ -1,15 +1,12 @@
-package io.tern.server.origin.stream;
+package io.tern.netty.hls;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
-import io.tern.hls.media.InitSegment;
 import io.tern.hls.media.MediaObject;
 import io.tern.netty.http.SharedBody;
 import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
-import java.util.function.Predicate;
 
 /**
  * The response bodies of one stream, made once and shared by every viewer: each playlist version
@@ -20,24 +17,21 @@ import java.util.function.Predicate;
  * those chunks alive after the packager releases them, so media bodies are bounded by this
  * stream's cap on the bytes they pin, oldest first; a body that does not fit is served as views
  * of the chunks for that one response. Media the packager no longer serves (out of its window) is
- * let go as soon as it is the oldest: a stream's cache then pins about its window, not its cap.
- * Confined to the stream's event loop.
+ * let go when the packager says so ({@link #retired}): a stream's cache then pins about its
+ * window, not its cap. Confined to the stream's event loop.
  */
 final class BodyCache {
     static final String PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
     private static final int PLAYLISTS = 16;
 
     private final long capBytes;
-    private final Predicate<MediaObject> served;
     private final IdentityHashMap<Object, SharedBody> bodies = new IdentityHashMap<>();
     private final ArrayDeque<Object> playlistOrder = new ArrayDeque<>();
     private final ArrayDeque<MediaObject> mediaOrder = new ArrayDeque<>();
     private long mediaBytes;
 
-    /** {@code served}: whether the packager still serves an object (it is in its window). */
-    BodyCache(long capBytes, Predicate<MediaObject> served) {
+    BodyCache(long capBytes) {
         this.capBytes = capBytes;
-        this.served = served;
     }
 
     /** The shared body of one playlist version (the packager's array, shared by its viewers). */
@@ -64,7 +58,6 @@ final class BodyCache {
         if (size > capBytes || size > Integer.MAX_VALUE) {
             return null;
         }
-        evictUnserved();
         while (mediaBytes + size > capBytes) {
             if (mediaOrder.isEmpty()) {
                 return null;
@@ -100,19 +93,12 @@ final class BodyCache {
     }
 
     /**
-     * Lets go of the oldest objects the packager no longer serves, up to the first it does. Init
-     * segments (small, and asked for by every new viewer, so first in line) are passed over.
+     * Lets go of an object the packager no longer serves ({@code HlsEvent.ObjectRetired}). The
+     * packager retires oldest first, so the object is found near the head of the order.
      */
-    private void evictUnserved() {
-        for (Iterator<MediaObject> it = mediaOrder.iterator(); it.hasNext(); ) {
-            MediaObject object = it.next();
-            if (object instanceof InitSegment) {
-                continue;
-            }
-            if (served.test(object)) {
-                return;
-            }
-            it.remove();
+    void retired(MediaObject object) {
+        if (bodies.containsKey(object)) {
+            mediaOrder.removeFirstOccurrence(object);
             evicted(object);
         }
     }

@@ -1,4 +1,4 @@
-package io.tern.server.origin.stream;
+package io.tern.netty.hls;
 
 import io.tern.netty.http.SharedBody;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package io.tern.server.origin.stream;
+package io.tern.netty.hls;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -15,12 +15,17 @@ import io.tern.hls.media.ChunkStore;
  * (wrapped, not copied), so the stream goes on rather than fail. Used on the stream's loop; the
  * views it hands out may be released on any loop.
  */
-final class DirectChunkStore implements ChunkStore {
+public final class DirectChunkStore implements ChunkStore {
     private final DirectBudget budget;
     private final ByteBufAllocator allocator;
     private long refusedChunks;
 
-    DirectChunkStore(DirectBudget budget, ByteBufAllocator allocator) {
+    /** A store taking its buffers from Netty's default (pooled) allocator. */
+    public DirectChunkStore(DirectBudget budget) {
+        this(budget, ByteBufAllocator.DEFAULT);
+    }
+
+    public DirectChunkStore(DirectBudget budget, ByteBufAllocator allocator) {
         this.budget = budget;
         this.allocator = allocator;
     }

@@ -1,4 +1,4 @@
-package io.tern.server.origin.stream;
+package io.tern.netty.hls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -83,7 +83,7 @@ class SharedMediaTest {
         Part p2 = part(4000);
         assertThat(budget.usedBytes()).isEqualTo(10_000);
         assertThat(chunks(p1)).allMatch(c -> ((DirectChunkStore.BufChunk) c).direct());
-        BodyCache cache = new BodyCache(1 << 20, o -> true);
+        BodyCache cache = new BodyCache(1 << 20);
 
         SharedBody body = cache.media(p1);
         assertThat(budget.usedBytes()).as("no new direct memory").isEqualTo(10_000);
@@ -114,7 +114,7 @@ class SharedMediaTest {
         Part p = part(5000, 6000);
         byte[] expected = concat(p);
         List<Chunk> kept = chunks(p);
-        BodyCache cache = new BodyCache(1 << 20, o -> true);
+        BodyCache cache = new BodyCache(1 << 20);
         SharedBody body = cache.media(p);
         ByteBuf response = body.retainedContent();
 
@@ -139,7 +139,7 @@ class SharedMediaTest {
                 Part p = part(700, 900, 1100, 1300);
                 byte[] expected = concat(p);
                 List<Chunk> kept = chunks(p);
-                BodyCache cache = new BodyCache(1 << 20, o -> true);
+                BodyCache cache = new BodyCache(1 << 20);
                 SharedBody body = cache.media(p);
                 List<Future<byte[]>> served = new ArrayList<>();
                 for (int viewer = 0; viewer < 8; viewer++) {
@@ -178,7 +178,7 @@ class SharedMediaTest {
         assertThat(budget.usedBytes()).isLessThanOrEqualTo(budget.limitBytes());
         assertThat(store.refusedChunks()).isEqualTo(10);
         assertThat(((DirectChunkStore.BufChunk) kept.get(19).chunk(0)).direct()).isFalse();
-        BodyCache cache = new BodyCache(4L << 20, o -> true);
+        BodyCache cache = new BodyCache(4L << 20);
         for (Part p : kept) {
             assertThat(ByteBufUtil.getBytes(cache.media(p).content())).isEqualTo(concat(p));
         }
@@ -192,7 +192,7 @@ class SharedMediaTest {
 
     @Test
     void theCapBoundsTheBytesBodiesPinAndAnObjectOverItIsServedAsViewsForOneResponse() {
-        BodyCache cache = new BodyCache(5000, o -> true);
+        BodyCache cache = new BodyCache(5000);
         Part p1 = part(3000);
         Part p2 = part(3000);
         Part big = part(4000, 4000);
@@ -211,17 +211,14 @@ class SharedMediaTest {
     }
 
     @Test
-    void mediaThePackagerNoLongerServesIsLetGoFirst() {
-        List<MediaObject> served = new ArrayList<>();
-        BodyCache cache = new BodyCache(1 << 20, served::contains);
+    void mediaThePackagerRetiresIsLetGo() {
+        BodyCache cache = new BodyCache(1 << 20);
         Part old = part(2000);
         Part current = part(2000);
-        served.add(old);
-        served.add(current);
         cache.media(old);
         cache.media(current);
-        served.remove(old);
-        cache.media(part(1000));
+        cache.retired(old);
+        assertThat(cache.mediaBytes()).isEqualTo(2000);
         assertThat(refCnt(old.chunk(0))).isEqualTo(1);
         assertThat(refCnt(current.chunk(0))).isEqualTo(2);
         cache.clear();

@@ -1,4 +1,4 @@
-package io.tern.server.origin.stream;
+package io.tern.netty.hls;
 
 import java.util.concurrent.atomic.AtomicLong;
 
