@@ -109,7 +109,7 @@ public final class EngineLoop {
         if (closed) {
             return;
         }
-        driver.onTimeout(clock.nowNs());
+        driver.onTimeout(clock.readNs());
         drain();
     }
 }

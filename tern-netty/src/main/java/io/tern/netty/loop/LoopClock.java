@@ -53,6 +53,15 @@ public final class LoopClock {
         return nowNs;
     }
 
+    /**
+     * Reads the ticker afresh, for a timer that has just fired: its deadline has come, which a time
+     * read earlier in this turn (by a task that ran before it) may not show yet.
+     */
+    public long readNs() {
+        valid = false;
+        return nowNs();
+    }
+
     private void endOfTurn() {
         valid = false;
     }

@@ -4,7 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
-import io.netty.util.concurrent.ScheduledFuture;
+import io.tern.netty.loop.EngineLoop;
+import io.tern.netty.loop.LoopClock;
 import io.tern.netty.websocket.WebSocketConnection;
 import io.tern.netty.websocket.WebSocketEndpoint;
 import io.tern.netty.websocket.WebSocketRequest;
@@ -35,8 +36,8 @@ import org.agrona.collections.Long2ObjectHashMap;
  * server's path ({@link NostrRoutes}); both use {@link #endpoint()}.
  *
  * <p>The adapter does I/O only. After every input (a message, an open or close, a store
- * completion, the timer) it drains {@link RelayEngine#poll()} until it is empty and re-arms the one
- * timer from {@link RelayEngine#nextDeadlineNs()}. A connection on the engine's own loop is driven
+ * completion, the timer) its {@link EngineLoop} drains {@link RelayEngine#poll()} until it is empty
+ * and re-arms the one timer from {@link RelayEngine#nextDeadlineNs()}. A connection on the engine's own loop is driven
  * directly, its message handed to the engine in the WebSocket engine's buffer; a connection on
  * another loop (an HTTP server with several threads, or {@code --threads} above 1) has each
  * message copied once and handed over as a task, and its sends of one drain go back as one task
@@ -44,7 +45,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * subscriber's frame carries a slice of it ({@link WebSocketConnection#send(boolean, byte[],
  * ByteBuf, byte[])}); a message for one subscriber is copied once, into its frame.
  */
-public final class NostrRelay implements AutoCloseable {
+public final class NostrRelay implements AutoCloseable, EngineLoop.Driver {
     private static final System.Logger LOG = System.getLogger("tern.nostr");
     /** WebSocket close code for a binary message: the relay takes text only (RFC 6455 §7.4.1). */
     static final int CLOSE_UNSUPPORTED_DATA = 1003;
@@ -66,12 +67,9 @@ public final class NostrRelay implements AutoCloseable {
     /** Sends of the current drain for connections on other loops. */
     private final Map<EventLoop, List<RemoteSend>> remote = new IdentityHashMap<>();
 
-    private boolean draining;
+    private final EngineLoop engineLoop;
     private byte[] lastBody;
     private ByteBuf sharedBody;
-    private ScheduledFuture<?> timer;
-    private long timerDeadlineNs = Long.MAX_VALUE;
-    private final Runnable onTimer = this::onTimer;
     private volatile boolean closed;
 
     private record RemoteSend(RelayConnection target, byte[] head, ByteBuf body, byte[] tail) {}
@@ -87,7 +85,15 @@ public final class NostrRelay implements AutoCloseable {
         this.config = config;
         this.loop = loop;
         this.store = opener.open(this::onCompletion);
-        this.engine = new RelayEngine(config, store, verifier, epochSeconds, new SecureRandom(), nowNs());
+        // Built off the loop, so the loop's ticker is read directly, not through its per-turn clock.
+        this.engine = new RelayEngine(
+                config,
+                store,
+                verifier,
+                epochSeconds,
+                new SecureRandom(),
+                loop.ticker().nanoTime());
+        this.engineLoop = new EngineLoop(new LoopClock(loop), this);
         this.information = new RelayInformationResponses(config, version);
         this.endpoint = new WebSocketEndpoint(RelayWebSocketConfig.of(config), new RelayAcceptor(this));
     }
@@ -206,25 +212,25 @@ public final class NostrRelay implements AutoCloseable {
         }
     }
 
-    private void onTimer() {
-        timer = null;
-        timerDeadlineNs = Long.MAX_VALUE;
-        engine.onTimeout(nowNs());
-        drain();
+    @Override
+    public void onTimeout(long nowNs) {
+        engine.onTimeout(nowNs);
     }
 
     // ---------------------------------------------------------------- outputs
+
+    /** After an input: drains the engine and re-arms the timer. */
+    private void drain() {
+        engineLoop.drain();
+    }
 
     /**
      * Drains the engine until it is empty. An input that arrives while draining (a connection that
      * closed because of a send) is given to the engine at once, whose outputs this loop then
      * drains too.
      */
-    private void drain() {
-        if (draining) {
-            return;
-        }
-        draining = true;
+    @Override
+    public long drainOutputs() {
         try {
             for (RelayOutput output = engine.poll(); output != null; output = engine.poll()) {
                 switch (output) {
@@ -234,10 +240,9 @@ public final class NostrRelay implements AutoCloseable {
             }
         } finally {
             releaseSharedBody();
-            draining = false;
         }
         sendRemote();
-        armTimer();
+        return engine.nextDeadlineNs();
     }
 
     private void send(RelayOutput.Send send) {
@@ -309,23 +314,8 @@ public final class NostrRelay implements AutoCloseable {
         remote.clear();
     }
 
-    private void armTimer() {
-        long deadlineNs = engine.nextDeadlineNs();
-        if (deadlineNs == timerDeadlineNs || closed) {
-            return;
-        }
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-        timerDeadlineNs = deadlineNs;
-        if (deadlineNs != Long.MAX_VALUE) {
-            timer = loop.schedule(onTimer, Math.max(0, deadlineNs - nowNs()), TimeUnit.NANOSECONDS);
-        }
-    }
-
     private long nowNs() {
-        return loop.ticker().nanoTime();
+        return engineLoop.nowNs();
     }
 
     /**
@@ -341,9 +331,7 @@ public final class NostrRelay implements AutoCloseable {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         loop.execute(() -> {
-            if (timer != null) {
-                timer.cancel(false);
-            }
+            engineLoop.close();
             stopped.countDown();
         });
         try {

@@ -108,7 +108,7 @@ public final class SrtServer implements AutoCloseable {
      */
     public void close(long sessionId) {
         channel.eventLoop().execute(() -> {
-            engine.close(sessionId, System.nanoTime());
+            engine.close(sessionId, driver.nowNs());
             driver.drain();
         });
     }

@@ -135,6 +135,19 @@ class EngineLoopTest {
     }
 
     @Test
+    void aTimerSeesItsDeadlineEvenWhenTheClockWasReadEarlierInTheTurn() {
+        long startNs = clock.nowNs();
+        engine.deadlineNs = startNs + 10 * MS;
+        engineLoop.drain();
+        endTurn();
+        clock.nowNs(); // a task reads the clock; the timer, due a moment later, runs in the same turn
+        ticker.advance(10, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+        assertThat(engine.timeouts).containsExactly(startNs + 10 * MS);
+        assertThat(engine.carriedOut).containsExactly("timed out");
+    }
+
+    @Test
     void aDrainAskedForInsideADrainRunsAfterItNotWithinIt() {
         engine.queued.add("answer me");
         engineLoop.drain();
