@@ -68,7 +68,6 @@ public final class NostrRelay implements AutoCloseable, EngineLoop.Driver {
     private final Map<EventLoop, List<RemoteSend>> remote = new IdentityHashMap<>();
 
     private final EngineLoop engineLoop;
-    private byte[] lastBody;
     private ByteBuf sharedBody;
     private volatile boolean closed;
 
@@ -247,40 +246,37 @@ public final class NostrRelay implements AutoCloseable, EngineLoop.Driver {
 
     private void send(RelayOutput.Send send) {
         RelayConnection target = connections.get(send.connectionId());
-        if (target == null) {
-            return;
+        if (target != null) {
+            ByteBuf body = body(send);
+            if (target.loop() == loop) {
+                target.send(send.head(), body, send.tail());
+            } else {
+                remote.computeIfAbsent(target.loop(), l -> new ArrayList<>())
+                        .add(new RemoteSend(target, send.head(), body.retain(), send.tail()));
+            }
         }
-        ByteBuf body = body(send.body());
-        if (target.loop() == loop) {
-            target.send(send.head(), body, send.tail());
-        } else {
-            remote.computeIfAbsent(target.loop(), l -> new ArrayList<>())
-                    .add(new RemoteSend(target, send.head(), body.retain(), send.tail()));
+        if (send.broadcastLeft() == 1) {
+            releaseSharedBody();
         }
     }
 
     /**
-     * The body as the connection sends it: the first time an array appears, wrapped (the frame
-     * copies it); when the next output carries the same array, a broadcast is under way and the
-     * body is copied once into direct memory, which every later frame shares.
+     * The body as the connection sends it: a message of its own wrapped (the frame copies it); an
+     * event the engine broadcasts to several subscriptions copied once into direct memory, which
+     * every frame of that broadcast shares until its last send.
      */
-    private ByteBuf body(byte[] bytes) {
+    private ByteBuf body(RelayOutput.Send send) {
+        byte[] bytes = send.body();
         if (bytes.length == 0) {
             return Unpooled.EMPTY_BUFFER;
         }
-        if (bytes == lastBody) {
-            if (sharedBody == null) {
-                sharedBody = ByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes);
-            }
-            return sharedBody;
+        if (sharedBody == null && send.broadcastLeft() > 1) {
+            sharedBody = ByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes);
         }
-        releaseSharedBody();
-        lastBody = bytes;
-        return Unpooled.wrappedBuffer(bytes);
+        return send.broadcastLeft() > 0 && sharedBody != null ? sharedBody : Unpooled.wrappedBuffer(bytes);
     }
 
     private void releaseSharedBody() {
-        lastBody = null;
         if (sharedBody != null) {
             sharedBody.release();
             sharedBody = null;
