@@ -92,7 +92,7 @@ public final class EngineLoop {
         }
         cancel();
         timerDeadlineNs = deadlineNs;
-        timer = clock.loop().schedule(onTimer, Math.max(0, deadlineNs - clock.nowNs()), TimeUnit.NANOSECONDS);
+        timer = clock.loop().schedule(onTimer, clock.delayUntilNs(deadlineNs), TimeUnit.NANOSECONDS);
     }
 
     private void cancel() {

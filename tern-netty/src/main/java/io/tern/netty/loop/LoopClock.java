@@ -62,6 +62,15 @@ public final class LoopClock {
         return nowNs();
     }
 
+    /**
+     * Nanoseconds from the ticker's present, read afresh, until {@code deadlineNs}; 0 once it has
+     * passed. A timer is scheduled from here, not from this turn's time: that would add the time
+     * the turn has taken so far to every timer, which under load is tens of milliseconds.
+     */
+    public long delayUntilNs(long deadlineNs) {
+        return Math.max(0, deadlineNs - loop.ticker().nanoTime());
+    }
+
     private void endOfTurn() {
         valid = false;
     }

@@ -148,6 +148,18 @@ class EngineLoopTest {
     }
 
     @Test
+    void aTimerArmedLateInALongTurnStillFiresAtItsDeadline() {
+        long startNs = clock.nowNs();
+        ticker.advance(4, TimeUnit.MILLISECONDS); // the turn has taken 4 ms so far
+        engine.deadlineNs = startNs + 10 * MS;
+        engineLoop.drain();
+        endTurn();
+        ticker.advance(6, TimeUnit.MILLISECONDS);
+        endTurn();
+        assertThat(engine.timeouts).containsExactly(startNs + 10 * MS);
+    }
+
+    @Test
     void aDrainAskedForInsideADrainRunsAfterItNotWithinIt() {
         engine.queued.add("answer me");
         engineLoop.drain();
