@@ -45,7 +45,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * subscriber's frame carries a slice of it ({@link WebSocketConnection#send(boolean, byte[],
  * ByteBuf, byte[])}); a message for one subscriber is copied once, into its frame.
  */
-public final class NostrRelay implements AutoCloseable, EngineLoop.Driver {
+public final class NostrRelay implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("tern.nostr");
     /** WebSocket close code for a binary message: the relay takes text only (RFC 6455 §7.4.1). */
     static final int CLOSE_UNSUPPORTED_DATA = 1003;
@@ -92,7 +92,17 @@ public final class NostrRelay implements AutoCloseable, EngineLoop.Driver {
                 epochSeconds,
                 new SecureRandom(),
                 loop.ticker().nanoTime());
-        this.engineLoop = new EngineLoop(new LoopClock(loop), this);
+        this.engineLoop = new EngineLoop(new LoopClock(loop), new EngineLoop.Driver() {
+            @Override
+            public long drainOutputs() {
+                return drainEngine();
+            }
+
+            @Override
+            public void onTimeout(long nowNs) {
+                engine.onTimeout(nowNs);
+            }
+        });
         this.information = new RelayInformationResponses(config, version);
         this.endpoint = new WebSocketEndpoint(RelayWebSocketConfig.of(config), new RelayAcceptor(this));
     }
@@ -211,11 +221,6 @@ public final class NostrRelay implements AutoCloseable, EngineLoop.Driver {
         }
     }
 
-    @Override
-    public void onTimeout(long nowNs) {
-        engine.onTimeout(nowNs);
-    }
-
     // ---------------------------------------------------------------- outputs
 
     /** After an input: drains the engine and re-arms the timer. */
@@ -228,8 +233,7 @@ public final class NostrRelay implements AutoCloseable, EngineLoop.Driver {
      * closed because of a send) is given to the engine at once, whose outputs this loop then
      * drains too.
      */
-    @Override
-    public long drainOutputs() {
+    private long drainEngine() {
         try {
             for (RelayOutput output = engine.poll(); output != null; output = engine.poll()) {
                 switch (output) {

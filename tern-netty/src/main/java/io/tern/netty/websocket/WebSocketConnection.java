@@ -34,7 +34,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * listener sees); frames are written by the engine straight into pooled socket buffers, and every
  * frame of one read batch leaves in one flush of the {@link EventLoopFlush}.
  */
-public final class WebSocketConnection implements EngineLoop.Driver {
+public final class WebSocketConnection {
     private static final AtomicLong IDS = new AtomicLong();
 
     private final long id = IDS.incrementAndGet();
@@ -230,7 +230,17 @@ public final class WebSocketConnection implements EngineLoop.Driver {
         this.channel = channel;
         this.flush = EventLoopFlush.of(channel.eventLoop());
         this.flushSlot = new EventLoopFlush.Slot(channel);
-        this.engineLoop = new EngineLoop(LoopClock.of(channel.eventLoop()), this);
+        this.engineLoop = new EngineLoop(LoopClock.of(channel.eventLoop()), new EngineLoop.Driver() {
+            @Override
+            public long drainOutputs() {
+                return drainEngine();
+            }
+
+            @Override
+            public void onTimeout(long nowNs) {
+                timeout(nowNs);
+            }
+        });
         transmit.attach(channel, flush, flushSlot);
         BackpressureConfig limits = config.backpressure();
         channel.config()
@@ -335,8 +345,8 @@ public final class WebSocketConnection implements EngineLoop.Driver {
         engineLoop.drain();
     }
 
-    @Override
-    public long drainOutputs() {
+    /** Hands out the engine's events, writes its frames, applies its transport action; returns its deadline. */
+    private long drainEngine() {
         depth++;
         try {
             do {
@@ -355,8 +365,7 @@ public final class WebSocketConnection implements EngineLoop.Driver {
         }
     }
 
-    @Override
-    public void onTimeout(long nowNs) {
+    private void timeout(long nowNs) {
         depth++;
         try {
             engine.onTimeout(nowNs);
