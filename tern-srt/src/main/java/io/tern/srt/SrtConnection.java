@@ -112,24 +112,24 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
         return closed;
     }
 
-    private int timestamp(long now) {
-        return (int) ((now - startNs) / 1000);
+    private int timestamp(long nowNs) {
+        return (int) ((nowNs - startNs) / 1000);
     }
 
     // ---- input ----
 
-    void onPacket(byte[] b, int off, int len, long now) {
+    void onPacket(byte[] b, int off, int len, long nowNs) {
         if (closed) {
             return;
         }
-        nowNs = now;
-        lastReceivedNs = now;
+        this.nowNs = nowNs;
+        lastReceivedNs = nowNs;
         if (!SrtHeader.isControl(b, off)) {
             receiver.onData(b, off, len, this);
             if (++packetsSinceAck >= LIGHT_ACK_PACKETS) {
                 sendLightAck();
             }
-            receiver.deliverDue(now, this);
+            receiver.deliverDue(nowNs, this);
             return;
         }
         int bodyOff = off + SrtHeader.LENGTH;
@@ -146,7 +146,7 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
                 if (bodyLen >= 8) {
                     receiver.onDropRequest(
                             Bytes.i32(b, bodyOff) & 0x7FFF_FFFF, Bytes.i32(b, bodyOff + 4) & 0x7FFF_FFFF);
-                    receiver.deliverDue(now, this);
+                    receiver.deliverDue(nowNs, this);
                 }
             }
             case ControlType.USER -> onUser(SrtHeader.subtype(b, off), b, bodyOff, bodyLen);
@@ -279,13 +279,13 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
 
     // ---- sending ----
 
-    void send(byte[] payload, int off, int len, long now) {
+    void send(byte[] payload, int off, int len, long nowNs) {
         if (closed || (receiveKeys != null && sender.keys() == null)) {
             // An encrypted session's listener side has no sending keys: never send it in clear.
             return;
         }
-        nowNs = now;
-        sender.submit(payload, off, len, timestamp(now), peerSocket, now, this);
+        this.nowNs = nowNs;
+        sender.submit(payload, off, len, timestamp(nowNs), peerSocket, nowNs, this);
         if (sender.keys() != null && sender.keys().announcement() != null && nextKmNs == Long.MAX_VALUE) {
             sendKeyAnnouncement();
         }
@@ -314,32 +314,32 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
         return Math.max(peerLatencyMs * 1_000_000L, MIN_SEND_DROP_NS) + 2 * ACK_INTERVAL_NS;
     }
 
-    void onTimer(long now) {
+    void onTimer(long nowNs) {
         if (closed) {
             return;
         }
-        nowNs = now;
-        if (now - lastReceivedNs >= idleTimeoutNs) {
+        this.nowNs = nowNs;
+        if (nowNs - lastReceivedNs >= idleTimeoutNs) {
             close(SrtEvent.CloseReason.IDLE_TIMEOUT, false);
             return;
         }
-        receiver.deliverDue(now, this);
-        if (now >= nextAckNs) {
+        receiver.deliverDue(nowNs, this);
+        if (nowNs >= nextAckNs) {
             sendFullAck();
-            nextAckNs = now + ACK_INTERVAL_NS;
+            nextAckNs = nowNs + ACK_INTERVAL_NS;
         }
-        if (now >= nextNakNs) {
+        if (nowNs >= nextNakNs) {
             sendPeriodicNak();
         }
-        sender.dropTooLate(now, sendDropAgeNs(), this);
-        if (now >= nextKmNs) {
+        sender.dropTooLate(nowNs, sendDropAgeNs(), this);
+        if (nowNs >= nextKmNs) {
             nextKmNs = Long.MAX_VALUE;
             sendKeyAnnouncement();
         }
-        if (now - lastSentNs >= KEEPALIVE_NS) {
+        if (nowNs - lastSentNs >= KEEPALIVE_NS) {
             byte[] p = out.claim();
             if (p != null) {
-                SrtHeader.writeControl(p, 0, ControlType.KEEPALIVE, 0, 0, timestamp(now), peerSocket);
+                SrtHeader.writeControl(p, 0, ControlType.KEEPALIVE, 0, 0, timestamp(nowNs), peerSocket);
                 Bytes.put32(p, SrtHeader.LENGTH, 0);
                 commit(p, SrtHeader.LENGTH + 4);
             }
@@ -350,13 +350,13 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
         if (closed) {
             return Long.MAX_VALUE;
         }
-        long d = Math.min(nextAckNs, nextNakNs);
-        d = Math.min(d, nextKmNs);
-        d = Math.min(d, lastSentNs + KEEPALIVE_NS);
-        d = Math.min(d, lastReceivedNs + idleTimeoutNs);
-        d = Math.min(d, receiver.nextPlayNs());
-        d = Math.min(d, sender.nextDropNs(sendDropAgeNs()));
-        return d;
+        long deadlineNs = Math.min(nextAckNs, nextNakNs);
+        deadlineNs = Math.min(deadlineNs, nextKmNs);
+        deadlineNs = Math.min(deadlineNs, lastSentNs + KEEPALIVE_NS);
+        deadlineNs = Math.min(deadlineNs, lastReceivedNs + idleTimeoutNs);
+        deadlineNs = Math.min(deadlineNs, receiver.nextPlayNs());
+        deadlineNs = Math.min(deadlineNs, sender.nextDropNs(sendDropAgeNs()));
+        return deadlineNs;
     }
 
     private void sendPeriodicNak() {
@@ -412,14 +412,14 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
     }
 
     private void updateRates() {
-        long elapsed = nowNs - rateWindowNs;
-        if (elapsed < 1_000_000_000L) {
+        long elapsedNs = nowNs - rateWindowNs;
+        if (elapsedNs < 1_000_000_000L) {
             return;
         }
         long packets = receiver.received - rateWindowPackets;
         long bytes = receiver.bytes - rateWindowBytes;
-        receiveRatePps = packets * 1_000_000_000L / elapsed;
-        receiveRateBps = bytes * 8 * 1_000_000_000L / elapsed;
+        receiveRatePps = packets * 1_000_000_000L / elapsedNs;
+        receiveRateBps = bytes * 8 * 1_000_000_000L / elapsedNs;
         rateWindowNs = nowNs;
         rateWindowPackets = receiver.received;
         rateWindowBytes = receiver.bytes;
@@ -443,8 +443,8 @@ final class SrtConnection implements Receiver.Events, Sender.Output, LossReport.
         out.event(new SrtEvent.Closed(sessionId, peer, reason, stats()));
     }
 
-    void setNow(long now) {
-        nowNs = now;
+    void setNowNs(long nowNs) {
+        this.nowNs = nowNs;
     }
 
     SrtStats stats() {

@@ -55,11 +55,11 @@ public abstract class SrtEndpoint {
 
     /** The earliest time {@link #onTimeout} has work, or {@code Long.MAX_VALUE}. */
     public long nextDeadlineNs() {
-        long d = Long.MAX_VALUE;
+        long deadlineNs = Long.MAX_VALUE;
         for (SrtConnection c : sessions.values()) {
-            d = Math.min(d, c.nextDeadlineNs());
+            deadlineNs = Math.min(deadlineNs, c.nextDeadlineNs());
         }
-        return Math.min(d, handshakeDeadlineNs());
+        return Math.min(deadlineNs, handshakeDeadlineNs());
     }
 
     long handshakeDeadlineNs() {
@@ -80,7 +80,7 @@ public abstract class SrtEndpoint {
     public void close(long sessionId, long nowNs) {
         SrtConnection c = sessions.remove((int) sessionId);
         if (c != null) {
-            c.setNow(nowNs);
+            c.setNowNs(nowNs);
             c.close(SrtEvent.CloseReason.LOCAL, true);
             removed(c);
         }

@@ -6,6 +6,13 @@ import java.net.InetSocketAddress;
 
 /** What happened to a session, queued for the owner in order. */
 public sealed interface SrtEvent {
+    /**
+     * A caller asks to publish {@code streamId} (its cookie proved its address and the listener's
+     * own checks passed). Answer with {@link SrtListener#acceptPublish} or {@link
+     * SrtListener#rejectPublish}, now or later; the caller waits for either.
+     */
+    record PublishRequested(long requestId, InetSocketAddress peer, StreamId streamId) implements SrtEvent {}
+
     /** A handshake completed; {@code streamId} is null for a caller's own session. */
     record Connected(long sessionId, InetSocketAddress peer, StreamId streamId, int latencyMs, int keyLength)
             implements SrtEvent {}

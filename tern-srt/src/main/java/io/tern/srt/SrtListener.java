@@ -25,6 +25,13 @@ import java.util.random.RandomGenerator;
  * libsrt's order (version, HSREQ, congestion/filter/group options, limits, the owner's
  * authorisation, then encryption) and either creates the session and answers with HSRSP/KMRSP, or
  * is answered with the rejection code.
+ *
+ * <p>The owner's authorisation is an output and an input, as RTMP's publish is: a conclusion that
+ * passes the checks queues {@link SrtEvent.PublishRequested} and is left unanswered until the owner
+ * calls {@link #acceptPublish} (with the stream's passphrase) or {@link #rejectPublish}. The
+ * caller repeats its conclusion meanwhile (libsrt every 250 ms until its connect timeout); those
+ * repeats are not asked again. A request whose caller has fallen silent for {@link
+ * #REQUEST_SILENCE_NS} is forgotten, and a late answer to it is ignored.
  */
 public final class SrtListener extends SrtEndpoint {
     private static final int SERVER_FLAGS = Handshake.FLAG_TSBPDSND
@@ -34,9 +41,16 @@ public final class SrtListener extends SrtEndpoint {
             | Handshake.FLAG_PERIODICNAK
             | Handshake.FLAG_REXMITFLG;
 
-    private final StreamAuthorizer authorizer;
+    /** A request whose caller repeated nothing for this long has given up: libsrt repeats every 250 ms. */
+    public static final long REQUEST_SILENCE_NS = 3_000_000_000L;
+    /** Publish requests awaiting the owner at once; past it new callers are refused as overload. */
+    public static final int MAX_PENDING_REQUESTS = 1024;
+
     private final SynCookie cookies;
     private final Map<InetSocketAddress, SrtConnection> byPeer = new HashMap<>();
+    private final Map<InetSocketAddress, PublishRequest> requestsByPeer = new HashMap<>();
+    private final Map<Long, PublishRequest> requests = new HashMap<>();
+    private long nextRequestId = 1;
     private final Map<InetAddress, Integer> perIp = new HashMap<>();
     private final byte[] scratch = new byte[Outbox.DATAGRAM_BYTES];
 
@@ -45,10 +59,34 @@ public final class SrtListener extends SrtEndpoint {
     long badCookies;
     long rejections;
     long pendingDecisions;
+    long abandonedRequests;
 
-    public SrtListener(SrtSettings settings, StreamAuthorizer authorizer, RandomGenerator random) {
+    /** A conclusion waiting for the owner's answer; the latest repeat of it is kept. */
+    private static final class PublishRequest {
+        final long id;
+        final InetSocketAddress peer;
+        final StreamId streamId;
+        Handshake handshake;
+        /** The caller's time zero on this side's clock, from the latest repeat's timestamp. */
+        long peerTimeZeroNs;
+
+        long lastHeardNs;
+
+        PublishRequest(long id, InetSocketAddress peer, StreamId streamId) {
+            this.id = id;
+            this.peer = peer;
+            this.streamId = streamId;
+        }
+
+        void heard(Handshake hs, int timestamp, long nowNs) {
+            handshake = hs;
+            peerTimeZeroNs = nowNs - (timestamp & 0xFFFF_FFFFL) * 1000;
+            lastHeardNs = nowNs;
+        }
+    }
+
+    public SrtListener(SrtSettings settings, RandomGenerator random) {
         super(settings, random, 8192, 8192);
-        this.authorizer = authorizer;
         this.cookies = new SynCookie(random);
     }
 
@@ -126,6 +164,16 @@ public final class SrtListener extends SrtEndpoint {
             }
             return;
         }
+        PublishRequest asked = requestsByPeer.get(remote);
+        if (asked != null) {
+            if (asked.handshake.socketId == hs.socketId) {
+                // The caller repeats while the owner decides: keep the latest, answer later.
+                asked.heard(hs, timestamp, nowNs);
+                pendingDecisions++;
+                return;
+            }
+            forget(asked); // a new socket from the same address: the old one gave up
+        }
         String rawSid = hs.streamId;
         int code = check(hs, remote);
         if (code >= 0) {
@@ -137,34 +185,108 @@ public final class SrtListener extends SrtEndpoint {
             reject(hs, remote, RejectReason.X_BAD_REQUEST, rawSid);
             return;
         }
-        StreamAuthorizer.Decision decision = authorizer.authorize(sid, remote);
-        if (decision != null && decision.isPending()) {
-            pendingDecisions++;
+        if (requests.size() >= MAX_PENDING_REQUESTS) {
+            reject(hs, remote, RejectReason.X_OVERLOAD, rawSid);
             return;
         }
-        if (decision == null || !decision.accepted()) {
-            reject(hs, remote, decision == null ? RejectReason.X_FORBIDDEN : decision.rejectCode(), rawSid);
-            return;
+        PublishRequest request = new PublishRequest(nextRequestId++, remote, sid);
+        request.heard(hs, timestamp, nowNs);
+        requests.put(request.id, request);
+        requestsByPeer.put(remote, request);
+        pendingDecisions++;
+        out.event(new SrtEvent.PublishRequested(request.id, remote, sid));
+    }
+
+    /**
+     * The owner's yes to {@link SrtEvent.PublishRequested} {@code requestId}: the stream's
+     * passphrase (null or empty: not encrypted, and a caller that encrypts is refused as libsrt
+     * refuses it). The caller is answered now, with the session or a rejection (wrong passphrase,
+     * no room left). False when the request is gone: answered before, or its caller gave up.
+     */
+    public boolean acceptPublish(long requestId, String passphrase, long nowNs) {
+        PublishRequest request = requests.get(requestId);
+        if (request == null) {
+            return false;
+        }
+        forget(request);
+        Handshake hs = request.handshake;
+        InetSocketAddress remote = request.peer;
+        String rawSid = hs.streamId;
+        int code = check(hs, remote);
+        if (code >= 0) {
+            reject(hs, remote, code, rawSid);
+            return true;
         }
         ReceiveKeys keys = null;
-        String passphrase = decision.passphrase();
         if (passphrase != null && !passphrase.isEmpty()) {
             if (hs.km == null || hs.kmCommand != Handshake.CMD_KMREQ) {
                 reject(hs, remote, RejectReason.UNSECURE, rawSid);
-                return;
+                return true;
             }
             keys = new ReceiveKeys(passphrase);
             try {
                 keys.install(KeyMaterial.parse(hs.km, 0, hs.km.length));
             } catch (SrtCryptoException e) {
                 reject(hs, remote, e.badSecret() ? RejectReason.BADSECRET : RejectReason.ROGUE, rawSid);
-                return;
+                return true;
             }
         } else if (hs.km != null) {
             reject(hs, remote, RejectReason.UNSECURE, rawSid);
+            return true;
+        }
+        accept(hs, request.peerTimeZeroNs, remote, request.streamId, keys, nowNs);
+        return true;
+    }
+
+    /**
+     * The owner's no to {@link SrtEvent.PublishRequested} {@code requestId}, with a libsrt code
+     * ({@link RejectReason}) the caller is told now. False when the request is gone.
+     */
+    public boolean rejectPublish(long requestId, int code, long nowNs) {
+        PublishRequest request = requests.get(requestId);
+        if (request == null) {
+            return false;
+        }
+        forget(request);
+        reject(request.handshake, request.peer, code, request.handshake.streamId);
+        return true;
+    }
+
+    /** Answers {@code requestId} as a pure lookup decides it. */
+    public boolean answerPublish(long requestId, StreamAuthorizer.Decision decision, long nowNs) {
+        return decision.accepted()
+                ? acceptPublish(requestId, decision.passphrase(), nowNs)
+                : rejectPublish(requestId, decision.rejectCode(), nowNs);
+    }
+
+    private void forget(PublishRequest request) {
+        requests.remove(request.id);
+        requestsByPeer.remove(request.peer, request);
+    }
+
+    @Override
+    public void onTimeout(long nowNs) {
+        super.onTimeout(nowNs);
+        if (requests.isEmpty()) {
             return;
         }
-        accept(hs, timestamp, remote, sid, keys, nowNs);
+        for (var it = requests.values().iterator(); it.hasNext(); ) {
+            PublishRequest request = it.next();
+            if (nowNs - request.lastHeardNs >= REQUEST_SILENCE_NS) {
+                it.remove();
+                requestsByPeer.remove(request.peer, request);
+                abandonedRequests++;
+            }
+        }
+    }
+
+    @Override
+    long handshakeDeadlineNs() {
+        long deadlineNs = Long.MAX_VALUE;
+        for (PublishRequest request : requests.values()) {
+            deadlineNs = Math.min(deadlineNs, request.lastHeardNs + REQUEST_SILENCE_NS);
+        }
+        return deadlineNs;
     }
 
     /** The checks before authorisation; -1 when all pass, else the rejection code. */
@@ -211,7 +333,7 @@ public final class SrtListener extends SrtEndpoint {
     }
 
     private void accept(
-            Handshake hs, int timestamp, InetSocketAddress remote, StreamId sid, ReceiveKeys keys, long nowNs) {
+            Handshake hs, long peerTimeZeroNs, InetSocketAddress remote, StreamId sid, ReceiveKeys keys, long nowNs) {
         boolean peerSends = (hs.srtFlags & Handshake.FLAG_TSBPDSND) != 0;
         boolean peerReceives = (hs.srtFlags & Handshake.FLAG_TSBPDRCV) != 0;
         int latency = peerSends ? Math.max(settings.latencyMs(), hs.senderDelayMs) : settings.latencyMs();
@@ -227,7 +349,7 @@ public final class SrtListener extends SrtEndpoint {
                 sid,
                 nowNs,
                 nowNs,
-                nowNs - (timestamp & 0xFFFF_FFFFL) * 1000,
+                peerTimeZeroNs,
                 hs.initialSeq,
                 latency,
                 peerLatency,
@@ -275,9 +397,12 @@ public final class SrtListener extends SrtEndpoint {
         perIp.computeIfPresent(c.peer.getAddress(), (k, v) -> v <= 1 ? null : v - 1);
     }
 
-    /** Handshake state the listener holds for callers not yet connected: none, by design. */
+    /**
+     * Handshake state the listener holds for callers not yet connected: only the publish requests
+     * awaiting the owner (an induction or a refused conclusion leaves none).
+     */
     public int pendingHandshakes() {
-        return 0;
+        return requests.size();
     }
 
     public long inductions() {
@@ -292,8 +417,13 @@ public final class SrtListener extends SrtEndpoint {
         return rejections;
     }
 
-    /** Conclusions dropped because the owner's decision was {@link StreamAuthorizer.Decision#pending()}. */
+    /** Conclusions left unanswered because the owner had not decided yet, the first of each included. */
     public long pendingDecisions() {
         return pendingDecisions;
+    }
+
+    /** Publish requests forgotten because their caller fell silent before the owner answered. */
+    public long abandonedRequests() {
+        return abandonedRequests;
     }
 }

@@ -5,10 +5,9 @@ import io.tern.srt.handshake.StreamId;
 import java.net.InetSocketAddress;
 
 /**
- * The listener's owner decides who may publish what, and with which passphrase: a pure lookup
- * handed to the listener at construction and asked once per conclusion handshake (after the SYN
- * cookie proved the caller's address). The server implements it from its configuration (per
- * stream, per user, server default).
+ * Who may publish what, and with which passphrase, as a pure lookup: an owner can answer a
+ * {@link SrtEvent.PublishRequested} with it ({@link SrtListener#answerPublish}). The server's
+ * {@link StreamPassphrases} is one, from its configuration (per stream, per user, server default).
  */
 @FunctionalInterface
 public interface StreamAuthorizer {
@@ -16,33 +15,15 @@ public interface StreamAuthorizer {
 
     /**
      * Accept with a passphrase (null: the stream is not encrypted, and a caller that encrypts is
-     * refused as libsrt refuses it), reject with a libsrt code ({@link RejectReason}), or not yet
-     * ({@link #pending()}: the owner is still asking, e.g. an HTTP hook).
+     * refused as libsrt refuses it), or reject with a libsrt code ({@link RejectReason}).
      */
     record Decision(boolean accepted, String passphrase, int rejectCode) {
-        /** The {@code rejectCode} of {@link #pending()}; never sent. */
-        public static final int PENDING = -1;
-
-        private static final Decision NOT_YET = new Decision(false, null, PENDING);
-
         public static Decision accept(String passphrase) {
             return new Decision(true, passphrase, 0);
         }
 
         public static Decision reject(int code) {
             return new Decision(false, null, code);
-        }
-
-        /**
-         * No answer yet: the conclusion is dropped without state, and the caller repeats it (libsrt
-         * every 250 ms until its connect timeout, 3 s by default), when the owner is asked again.
-         */
-        public static Decision pending() {
-            return NOT_YET;
-        }
-
-        public boolean isPending() {
-            return !accepted && rejectCode == PENDING;
         }
     }
 }

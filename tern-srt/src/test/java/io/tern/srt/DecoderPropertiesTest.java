@@ -15,8 +15,7 @@ import net.jqwik.api.constraints.Size;
 
 /** Every decoder on the receive path, on arbitrary input: a value or its own checked error. */
 class DecoderPropertiesTest {
-    private static final SrtListener LISTENER =
-            new SrtListener(SrtSettings.defaults(), (s, p) -> StreamAuthorizer.Decision.accept(null), new Random(1));
+    private static final SrtListener LISTENER = new SrtListener(SrtSettings.defaults(), new Random(1));
     private static final Transmit T = new Transmit();
 
     @Property(tries = 2000)

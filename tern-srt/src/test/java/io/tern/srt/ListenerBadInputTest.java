@@ -24,8 +24,7 @@ class ListenerBadInputTest {
 
     @Test
     void anInductionStormCreatesNoState() {
-        SrtListener l = new SrtListener(
-                SrtSettings.defaults(), (s, p) -> StreamAuthorizer.Decision.accept(null), new Random(1));
+        SrtListener l = new SrtListener(SrtSettings.defaults(), new Random(1));
         byte[] ind = induction(77);
         int answers = 0;
         for (int port = 1024; port < 21024; port++) {
@@ -42,8 +41,7 @@ class ListenerBadInputTest {
 
     @Test
     void aConclusionWithAForgedCookieGetsNoAnswer() {
-        SrtListener l = new SrtListener(
-                SrtSettings.defaults(), (s, p) -> StreamAuthorizer.Decision.accept(null), new Random(1));
+        SrtListener l = new SrtListener(SrtSettings.defaults(), new Random(1));
         Handshake h = new Handshake();
         h.version = 5;
         h.type = Handshake.TYPE_CONCLUSION;

@@ -24,6 +24,9 @@ final class SimulatedNetwork {
     final List<byte[]> delivered = new ArrayList<>();
     final List<SrtEvent> listenerEvents = new ArrayList<>();
     final List<SrtEvent> callerEvents = new ArrayList<>();
+    /** Answers the listener's publish requests as they come out; null leaves them to the test. */
+    StreamAuthorizer owner;
+
     double lossToListener;
     double lossToCaller;
     long delayNs = 20_000_000L;
@@ -83,11 +86,19 @@ final class SimulatedNetwork {
         while (listener.pollDelivery(d)) {
             delivered.add(java.util.Arrays.copyOf(d.data, d.length));
         }
+        boolean answered = false;
         for (SrtEvent e; (e = listener.pollEvent()) != null; ) {
             listenerEvents.add(e);
+            if (e instanceof SrtEvent.PublishRequested r && owner != null) {
+                listener.answerPublish(r.requestId(), owner.authorize(r.streamId(), r.peer()), nowNs);
+                answered = true;
+            }
         }
         for (SrtEvent e; (e = caller.pollEvent()) != null; ) {
             callerEvents.add(e);
+        }
+        if (answered) {
+            drain();
         }
     }
 

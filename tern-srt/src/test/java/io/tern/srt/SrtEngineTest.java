@@ -12,14 +12,13 @@ class SrtEngineTest {
     static final String PASS = "correct-horse-battery";
 
     static SimulatedNetwork pair(int listenerLatency, int callerLatency, String listenerPass, SrtCaller.Options opts) {
-        SrtListener l = new SrtListener(
-                SrtSettings.defaults().withLatencyMs(listenerLatency),
-                (sid, peer) -> sid.resource().startsWith("live/")
-                        ? StreamAuthorizer.Decision.accept(listenerPass)
-                        : StreamAuthorizer.Decision.reject(RejectReason.X_FORBIDDEN),
-                new Random(1));
+        SrtListener l = new SrtListener(SrtSettings.defaults().withLatencyMs(listenerLatency), new Random(1));
         SrtCaller c = new SrtCaller(SrtSettings.defaults().withLatencyMs(callerLatency), opts, new Random(2));
-        return new SimulatedNetwork(l, c);
+        SimulatedNetwork n = new SimulatedNetwork(l, c);
+        n.owner = (sid, peer) -> sid.resource().startsWith("live/")
+                ? StreamAuthorizer.Decision.accept(listenerPass)
+                : StreamAuthorizer.Decision.reject(RejectReason.X_FORBIDDEN);
+        return n;
     }
 
     static SrtEvent.Connected connected(SimulatedNetwork n) {
@@ -124,23 +123,80 @@ class SrtEngineTest {
                         SrtEvent.Rejected.class, r -> assertThat(r.code()).isEqualTo(RejectReason.X_FORBIDDEN));
     }
 
+    /** A listener whose owner answers nothing until the test does, and a caller publishing live/x. */
+    static SimulatedNetwork undecided(String callerPass) {
+        SrtListener l = new SrtListener(SrtSettings.defaults(), new Random(1));
+        SrtCaller c = new SrtCaller(
+                SrtSettings.defaults(), SrtCaller.Options.of("publish:live/x", callerPass, 16), new Random(2));
+        return new SimulatedNetwork(l, c);
+    }
+
+    static SrtEvent.PublishRequested requested(SimulatedNetwork n) {
+        return (SrtEvent.PublishRequested) n.listenerEvents.stream()
+                .filter(e -> e instanceof SrtEvent.PublishRequested)
+                .findFirst()
+                .orElseThrow();
+    }
+
     @Test
-    void aPendingDecisionIsAskedAgainOnTheCallersRepeatedConclusion() {
-        int[] asked = new int[1];
-        SrtListener l = new SrtListener(
-                SrtSettings.defaults(),
-                (sid, peer) ->
-                        ++asked[0] < 3 ? StreamAuthorizer.Decision.pending() : StreamAuthorizer.Decision.accept(PASS),
-                new Random(1));
-        SrtCaller c =
-                new SrtCaller(SrtSettings.defaults(), SrtCaller.Options.of("publish:live/x", PASS, 16), new Random(2));
-        SimulatedNetwork n = new SimulatedNetwork(l, c);
+    void aPublishRequestWaitsForTheOwnersAcceptThroughTheCallersRepeats() {
+        SimulatedNetwork n = undecided(PASS);
         n.connect();
-        n.runUntil(n.nowNs + 2_000_000_000L);
-        assertThat(asked[0]).isEqualTo(3);
-        assertThat(l.pendingDecisions()).isEqualTo(2);
+        n.runUntil(n.nowNs + 1_000_000_000L);
+        SrtEvent.PublishRequested request = requested(n);
+        assertThat(request.streamId().resource()).isEqualTo("live/x");
+        assertThat(request.peer()).isEqualTo(SimulatedNetwork.CALLER);
+        assertThat(n.listenerEvents)
+                .as("the repeated conclusions are not asked again")
+                .filteredOn(e -> e instanceof SrtEvent.PublishRequested)
+                .hasSize(1);
+        assertThat(n.listener.pendingDecisions()).isGreaterThan(2);
+        assertThat(n.listener.pendingHandshakes()).isEqualTo(1);
+        assertThat(n.callerEvents).isEmpty();
+
+        assertThat(n.listener.acceptPublish(request.requestId(), PASS, n.nowNs)).isTrue();
+        n.drain();
+        n.runUntil(n.nowNs + 500_000_000L);
         assertThat(n.callerEvents).singleElement().isInstanceOf(SrtEvent.Connected.class);
-        assertThat(l.sessionCount()).isEqualTo(1);
+        assertThat(connected(n).streamId().resource()).isEqualTo("live/x");
+        assertThat(n.listener.sessionCount()).isEqualTo(1);
+        assertThat(n.listener.pendingHandshakes()).isZero();
+        assertThat(n.listener.acceptPublish(request.requestId(), PASS, n.nowNs))
+                .as("an answer counts once")
+                .isFalse();
+    }
+
+    @Test
+    void theOwnersRejectReachesTheCallerWithItsCode() {
+        SimulatedNetwork n = undecided(null);
+        n.connect();
+        n.runUntil(n.nowNs + 300_000_000L);
+        assertThat(n.listener.rejectPublish(requested(n).requestId(), RejectReason.X_UNAUTHORIZED, n.nowNs))
+                .isTrue();
+        n.drain();
+        n.runUntil(n.nowNs + 500_000_000L);
+        assertThat(n.callerEvents)
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        SrtEvent.Rejected.class, r -> assertThat(r.code()).isEqualTo(RejectReason.X_UNAUTHORIZED));
+        assertThat(n.listener.sessionCount()).isZero();
+        // A repeat already on the wire asks again; the caller has stopped, so that request lapses.
+        n.runUntil(n.nowNs + SrtListener.REQUEST_SILENCE_NS);
+        assertThat(n.listener.pendingHandshakes()).isZero();
+    }
+
+    @Test
+    void aRequestWhoseCallerGaveUpIsForgottenAndALateAnswerIgnored() {
+        SimulatedNetwork n = undecided(null);
+        n.connect();
+        n.runUntil(n.nowNs + 300_000_000L);
+        long requestId = requested(n).requestId();
+        n.lossToListener = 1.0; // the caller's repeats no longer arrive, as if it had given up
+        n.runUntil(n.nowNs + SrtListener.REQUEST_SILENCE_NS + 100_000_000L);
+        assertThat(n.listener.pendingHandshakes()).isZero();
+        assertThat(n.listener.abandonedRequests()).isEqualTo(1);
+        assertThat(n.listener.acceptPublish(requestId, null, n.nowNs)).isFalse();
+        assertThat(n.listener.sessionCount()).isZero();
     }
 
     @Test

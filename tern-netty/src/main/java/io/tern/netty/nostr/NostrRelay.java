@@ -4,7 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
-import io.netty.util.concurrent.ScheduledFuture;
+import io.tern.netty.loop.EngineLoop;
+import io.tern.netty.loop.LoopClock;
 import io.tern.netty.websocket.WebSocketConnection;
 import io.tern.netty.websocket.WebSocketEndpoint;
 import io.tern.netty.websocket.WebSocketRequest;
@@ -35,8 +36,8 @@ import org.agrona.collections.Long2ObjectHashMap;
  * server's path ({@link NostrRoutes}); both use {@link #endpoint()}.
  *
  * <p>The adapter does I/O only. After every input (a message, an open or close, a store
- * completion, the timer) it drains {@link RelayEngine#poll()} until it is empty and re-arms the one
- * timer from {@link RelayEngine#nextDeadlineNs()}. A connection on the engine's own loop is driven
+ * completion, the timer) its {@link EngineLoop} drains {@link RelayEngine#poll()} until it is empty
+ * and re-arms the one timer from {@link RelayEngine#nextDeadlineNs()}. A connection on the engine's own loop is driven
  * directly, its message handed to the engine in the WebSocket engine's buffer; a connection on
  * another loop (an HTTP server with several threads, or {@code --threads} above 1) has each
  * message copied once and handed over as a task, and its sends of one drain go back as one task
@@ -66,12 +67,8 @@ public final class NostrRelay implements AutoCloseable {
     /** Sends of the current drain for connections on other loops. */
     private final Map<EventLoop, List<RemoteSend>> remote = new IdentityHashMap<>();
 
-    private boolean draining;
-    private byte[] lastBody;
+    private final EngineLoop engineLoop;
     private ByteBuf sharedBody;
-    private ScheduledFuture<?> timer;
-    private long timerDeadlineNs = Long.MAX_VALUE;
-    private final Runnable onTimer = this::onTimer;
     private volatile boolean closed;
 
     private record RemoteSend(RelayConnection target, byte[] head, ByteBuf body, byte[] tail) {}
@@ -87,7 +84,25 @@ public final class NostrRelay implements AutoCloseable {
         this.config = config;
         this.loop = loop;
         this.store = opener.open(this::onCompletion);
-        this.engine = new RelayEngine(config, store, verifier, epochSeconds, new SecureRandom(), nowNs());
+        // Built off the loop, so the loop's ticker is read directly, not through its per-turn clock.
+        this.engine = new RelayEngine(
+                config,
+                store,
+                verifier,
+                epochSeconds,
+                new SecureRandom(),
+                loop.ticker().nanoTime());
+        this.engineLoop = new EngineLoop(new LoopClock(loop), new EngineLoop.Driver() {
+            @Override
+            public long drainOutputs() {
+                return drainEngine();
+            }
+
+            @Override
+            public void onTimeout(long nowNs) {
+                engine.onTimeout(nowNs);
+            }
+        });
         this.information = new RelayInformationResponses(config, version);
         this.endpoint = new WebSocketEndpoint(RelayWebSocketConfig.of(config), new RelayAcceptor(this));
     }
@@ -206,25 +221,19 @@ public final class NostrRelay implements AutoCloseable {
         }
     }
 
-    private void onTimer() {
-        timer = null;
-        timerDeadlineNs = Long.MAX_VALUE;
-        engine.onTimeout(nowNs());
-        drain();
-    }
-
     // ---------------------------------------------------------------- outputs
+
+    /** After an input: drains the engine and re-arms the timer. */
+    private void drain() {
+        engineLoop.drain();
+    }
 
     /**
      * Drains the engine until it is empty. An input that arrives while draining (a connection that
      * closed because of a send) is given to the engine at once, whose outputs this loop then
      * drains too.
      */
-    private void drain() {
-        if (draining) {
-            return;
-        }
-        draining = true;
+    private long drainEngine() {
         try {
             for (RelayOutput output = engine.poll(); output != null; output = engine.poll()) {
                 switch (output) {
@@ -234,48 +243,44 @@ public final class NostrRelay implements AutoCloseable {
             }
         } finally {
             releaseSharedBody();
-            draining = false;
         }
         sendRemote();
-        armTimer();
+        return engine.nextDeadlineNs();
     }
 
     private void send(RelayOutput.Send send) {
         RelayConnection target = connections.get(send.connectionId());
-        if (target == null) {
-            return;
+        if (target != null) {
+            ByteBuf body = body(send);
+            if (target.loop() == loop) {
+                target.send(send.head(), body, send.tail());
+            } else {
+                remote.computeIfAbsent(target.loop(), l -> new ArrayList<>())
+                        .add(new RemoteSend(target, send.head(), body.retain(), send.tail()));
+            }
         }
-        ByteBuf body = body(send.body());
-        if (target.loop() == loop) {
-            target.send(send.head(), body, send.tail());
-        } else {
-            remote.computeIfAbsent(target.loop(), l -> new ArrayList<>())
-                    .add(new RemoteSend(target, send.head(), body.retain(), send.tail()));
+        if (send.broadcastLeft() == 1) {
+            releaseSharedBody();
         }
     }
 
     /**
-     * The body as the connection sends it: the first time an array appears, wrapped (the frame
-     * copies it); when the next output carries the same array, a broadcast is under way and the
-     * body is copied once into direct memory, which every later frame shares.
+     * The body as the connection sends it: a message of its own wrapped (the frame copies it); an
+     * event the engine broadcasts to several subscriptions copied once into direct memory, which
+     * every frame of that broadcast shares until its last send.
      */
-    private ByteBuf body(byte[] bytes) {
+    private ByteBuf body(RelayOutput.Send send) {
+        byte[] bytes = send.body();
         if (bytes.length == 0) {
             return Unpooled.EMPTY_BUFFER;
         }
-        if (bytes == lastBody) {
-            if (sharedBody == null) {
-                sharedBody = ByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes);
-            }
-            return sharedBody;
+        if (sharedBody == null && send.broadcastLeft() > 1) {
+            sharedBody = ByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes);
         }
-        releaseSharedBody();
-        lastBody = bytes;
-        return Unpooled.wrappedBuffer(bytes);
+        return send.broadcastLeft() > 0 && sharedBody != null ? sharedBody : Unpooled.wrappedBuffer(bytes);
     }
 
     private void releaseSharedBody() {
-        lastBody = null;
         if (sharedBody != null) {
             sharedBody.release();
             sharedBody = null;
@@ -309,23 +314,8 @@ public final class NostrRelay implements AutoCloseable {
         remote.clear();
     }
 
-    private void armTimer() {
-        long deadlineNs = engine.nextDeadlineNs();
-        if (deadlineNs == timerDeadlineNs || closed) {
-            return;
-        }
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-        timerDeadlineNs = deadlineNs;
-        if (deadlineNs != Long.MAX_VALUE) {
-            timer = loop.schedule(onTimer, Math.max(0, deadlineNs - nowNs()), TimeUnit.NANOSECONDS);
-        }
-    }
-
     private long nowNs() {
-        return loop.ticker().nanoTime();
+        return engineLoop.nowNs();
     }
 
     /**
@@ -341,9 +331,7 @@ public final class NostrRelay implements AutoCloseable {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         loop.execute(() -> {
-            if (timer != null) {
-                timer.cancel(false);
-            }
+            engineLoop.close();
             stopped.countDown();
         });
         try {

@@ -3,8 +3,9 @@ package io.tern.netty.relay;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.netty.EventLoopFlush;
+import io.tern.netty.loop.EngineLoop;
+import io.tern.netty.loop.LoopClock;
 import io.tern.netty.stream.ConnectionLimiter;
 import io.tern.netty.stream.StreamConnections;
 import io.tern.netty.stream.StreamCounters;
@@ -22,7 +23,6 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -33,39 +33,34 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>After every input the shard drains the engine's commands and carries them out; the engine's
  * questions (is this port free, did the connect work) come back to it as new inputs once the
- * queue is empty. The loop's timer is armed for the engine's next deadline, never on a fixed tick.
+ * queue is empty. The shard's {@link EngineLoop} arms the loop's timer for the engine's next
+ * deadline, never on a fixed tick.
  */
-final class RelayShard implements StreamHost, UdpInput {
+final class RelayShard implements StreamHost, UdpInput, EngineLoop.Driver {
     /** Largest datagram relayed in place; longer ones are copied first. */
     static final int DATAGRAM_BYTES = 2048;
-    /** Timers more than this late are not worth re-arming for; it also caps how long a sleep may be. */
-    private static final long TIMER_SLACK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final EventLoop loop;
     private final TransportSettings settings;
     private final TurnEngine engine;
     private final StreamConnections streams;
     private final EventLoopFlush flush;
-    private final TurnClock clock;
+    private final LoopClock clock;
+    private final EngineLoop engineLoop;
     private final TcpRelays tcp;
     private final UdpSockets udp;
     private final List<Channel> streamListeners = new ArrayList<>();
     private final ClientEndpoint endpoint = new ClientEndpoint();
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-    private final Runnable onTimer = this::onTimer;
     /** Answers to OPEN_RELAY and CONNECT_PEER, fed to the engine once its queue is empty: kind, relay id, ok. */
     private int[] answers = new int[3 * 16];
 
     private int answerCount;
-    private boolean draining;
     /** The buffer of the input being handled: in-place commands refer to it. */
     private ByteBuf inbound;
 
     /** Every relay thread of the server, by shard index, for connections handed from one to another. */
     private List<RelayShard> shards = List.of();
-
-    private ScheduledFuture<?> timer;
-    private long timerDeadlineNs = Long.MAX_VALUE;
 
     /**
      * @param index  this relay thread's place among {@code shards} threads
@@ -81,13 +76,14 @@ final class RelayShard implements StreamHost, UdpInput {
         this.loop = loop;
         this.settings = settings;
         this.flush = new EventLoopFlush(loop);
-        this.clock = new TurnClock(loop);
+        this.clock = new LoopClock(loop);
+        this.engineLoop = new EngineLoop(clock, this);
         this.engine = new TurnEngine(
                 settings.engineConfig(),
                 settings.shared(),
                 settings.wallClock(),
                 new SplittableRandom(new SecureRandom().nextLong()),
-                System.nanoTime(),
+                loop.ticker().nanoTime(),
                 index,
                 shards);
         this.streams = new StreamConnections(
@@ -142,74 +138,54 @@ final class RelayShard implements StreamHost, UdpInput {
         streams.closeAll();
         engine.close();
         drain();
+        engineLoop.close();
         udp.closeAll();
         tcp.closeAll();
-        if (timer != null) {
-            timer.cancel(false);
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Time
-
-    private void onTimer() {
-        timer = null;
-        timerDeadlineNs = Long.MAX_VALUE;
-        long nowNs = clock.nowNs();
-        engine.onTimeout(nowNs);
-        streams.onTimer(nowNs);
-        drain();
-    }
-
-    /** Arms the loop's timer for the earliest deadline of the engine and the stream connections. */
-    private void armTimer() {
-        long deadlineNs = Math.min(engine.nextDeadlineNs(), streams.nextDeadlineNs());
-        if (deadlineNs == Long.MAX_VALUE || deadlineNs >= timerDeadlineNs - TIMER_SLACK_NS) {
-            return;
-        }
-        if (timer != null) {
-            timer.cancel(false);
-        }
-        timerDeadlineNs = deadlineNs;
-        timer = loop.schedule(onTimer, Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
     // ---------------------------------------------------------------------------------------------
     // Draining the engine
 
-    /** Carries out every queued command, then feeds the engine the answers they produced, until none is left. */
+    /** After an input: carries out the engine's commands and arms the timer (see {@link EngineLoop}). */
     void drain() {
-        if (draining) {
-            return;
-        }
-        draining = true;
-        try {
-            while (true) {
-                for (Command c = engine.poll(); c != null; c = engine.poll()) {
-                    execute(c);
-                }
-                if (answerCount == 0) {
-                    break;
-                }
-                int count = answerCount;
-                answerCount = 0;
-                int[] batch = answers.clone();
-                long nowNs = clock.nowNs();
-                for (int i = 0; i < count; i++) {
-                    int kind = batch[3 * i];
-                    int relayId = batch[3 * i + 1];
-                    boolean ok = batch[3 * i + 2] != 0;
-                    if (kind == Command.OPEN_RELAY) {
-                        engine.onRelayOpened(relayId, ok, nowNs);
-                    } else {
-                        engine.onPeerConnected(relayId, ok, nowNs);
-                    }
+        engineLoop.drain();
+    }
+
+    @Override
+    public void onTimeout(long nowNs) {
+        engine.onTimeout(nowNs);
+        streams.onTimer(nowNs);
+    }
+
+    /**
+     * Carries out every queued command, then feeds the engine the answers they produced, until none
+     * is left; the next deadline is the earlier of the engine's and the stream connections'.
+     */
+    @Override
+    public long drainOutputs() {
+        while (true) {
+            for (Command c = engine.poll(); c != null; c = engine.poll()) {
+                execute(c);
+            }
+            if (answerCount == 0) {
+                break;
+            }
+            int count = answerCount;
+            answerCount = 0;
+            int[] batch = answers.clone();
+            long nowNs = clock.nowNs();
+            for (int i = 0; i < count; i++) {
+                int kind = batch[3 * i];
+                int relayId = batch[3 * i + 1];
+                boolean ok = batch[3 * i + 2] != 0;
+                if (kind == Command.OPEN_RELAY) {
+                    engine.onRelayOpened(relayId, ok, nowNs);
+                } else {
+                    engine.onPeerConnected(relayId, ok, nowNs);
                 }
             }
-        } finally {
-            draining = false;
         }
-        armTimer();
+        return Math.min(engine.nextDeadlineNs(), streams.nextDeadlineNs());
     }
 
     /** An asynchronous answer from a socket operation; fed to the engine as a new input. */

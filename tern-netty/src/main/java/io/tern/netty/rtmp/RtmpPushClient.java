@@ -169,7 +169,7 @@ public final class RtmpPushClient implements AutoCloseable {
     public void unpublish() {
         channel.eventLoop().execute(() -> {
             if (handler.session != null) {
-                handler.session.unpublish(System.nanoTime());
+                handler.session.unpublish(handler.nowNs());
                 handler.drain();
             } else {
                 channel.close();
@@ -181,7 +181,7 @@ public final class RtmpPushClient implements AutoCloseable {
     public void close() {
         channel.eventLoop().execute(() -> {
             if (handler.session != null) {
-                handler.session.close("closed by the application", System.nanoTime());
+                handler.session.close("closed by the application", handler.nowNs());
                 handler.drain();
             } else {
                 channel.close();
@@ -203,11 +203,11 @@ public final class RtmpPushClient implements AutoCloseable {
             if (!send.apply(session)) {
                 session.close(
                         "the origin stopped acknowledging: " + session.unacknowledgedBytes() + " bytes unacknowledged",
-                        System.nanoTime());
+                        handler.nowNs());
             } else if (!channel.isWritable() && !handler.writable()) {
                 session.close(
                         "the origin cannot keep up: write queue over " + highWaterMarkBytes + " bytes",
-                        System.nanoTime());
+                        handler.nowNs());
             }
             handler.drain();
         });
@@ -233,7 +233,7 @@ public final class RtmpPushClient implements AutoCloseable {
                     target,
                     scheme,
                     new SplittableRandom(ThreadLocalRandom.current().nextLong()),
-                    System.nanoTime());
+                    nowNs());
         }
 
         @Override

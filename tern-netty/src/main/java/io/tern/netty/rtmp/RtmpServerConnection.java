@@ -96,7 +96,7 @@ final class RtmpServerConnection extends SessionHandler<RtmpServerSession> imple
     public void close(String reason) {
         ctx.executor().execute(() -> {
             closedByApplication = true;
-            session.close(reason, System.nanoTime());
+            session.close(reason, nowNs());
             drain();
         });
     }
@@ -110,7 +110,7 @@ final class RtmpServerConnection extends SessionHandler<RtmpServerSession> imple
         return new RtmpServerSession(
                 settings.engine(),
                 new SplittableRandom(ThreadLocalRandom.current().nextLong()),
-                System.nanoTime());
+                nowNs());
     }
 
     @Override
@@ -118,7 +118,7 @@ final class RtmpServerConnection extends SessionHandler<RtmpServerSession> imple
         if (!ctx.channel().isWritable() && ctx.channel().isActive() && !writable()) {
             session.close(
                     "write queue over " + settings.writeHighWaterMarkBytes() + " bytes: the peer is not reading",
-                    System.nanoTime());
+                    nowNs());
             drain();
         }
         ctx.fireChannelWritabilityChanged();
@@ -188,7 +188,7 @@ final class RtmpServerConnection extends SessionHandler<RtmpServerSession> imple
     }
 
     private void applyDecision(int messageStreamId, String refusal) {
-        long nowNs = System.nanoTime();
+        long nowNs = nowNs();
         boolean applied = refusal == null
                 ? session.acceptPublish(messageStreamId, nowNs)
                 : session.refusePublish(messageStreamId, refusal, nowNs);

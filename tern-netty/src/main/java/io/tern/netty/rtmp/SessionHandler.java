@@ -4,30 +4,29 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.netty.EventLoopFlush;
+import io.tern.netty.loop.EngineLoop;
+import io.tern.netty.loop.LoopClock;
 import io.tern.rtmp.session.RtmpEvent;
 import io.tern.rtmp.session.RtmpSession;
 import io.tern.rtmp.session.WriteSink;
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Drives one {@link RtmpSession} on its channel's event loop, for the listener's connections and
  * the push client alike: bytes read go in; after every input the session's writes leave as one
  * buffer (flushed once per event-loop turn by the loop's {@link EventLoopFlush}) and its events go to
- * {@link #on}, in order; one timer is armed at the session's next deadline. Nothing here re-enters
- * the session from inside a drain.
+ * {@link #on}, in order; the handler's {@link EngineLoop} arms one timer at the session's next
+ * deadline, and every time the session is given is the loop's {@link LoopClock}. Nothing here
+ * re-enters the session from inside a drain.
  */
-abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandlerAdapter {
+abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandlerAdapter implements EngineLoop.Driver {
     static final System.Logger LOG = System.getLogger("tern");
 
     private final EventLoopFlush flush;
     private final WriteSink writeSink = this::copyOut;
-    private final Runnable onTimer = this::onTimer;
     private ByteBuf pendingOut;
-    private ScheduledFuture<?> timer;
-    private long timerDeadlineNs = Long.MAX_VALUE;
+    private EngineLoop engineLoop;
     private EventLoopFlush.Slot slot;
     S session;
     ChannelHandlerContext ctx;
@@ -50,6 +49,7 @@ abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandl
     public final void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.slot = new EventLoopFlush.Slot(ctx.channel());
+        this.engineLoop = new EngineLoop(LoopClock.of(ctx.channel().eventLoop()), this);
         this.session = open(ctx);
         drain();
         ctx.fireChannelActive();
@@ -60,7 +60,7 @@ abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandl
     public final void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
         try {
-            long nowNs = System.nanoTime();
+            long nowNs = engineLoop.nowNs();
             if (in.nioBufferCount() == 1) {
                 session.onBytes(in.internalNioBuffer(in.readerIndex(), in.readableBytes()), nowNs);
             } else {
@@ -76,11 +76,8 @@ abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandl
 
     @Override
     public final void channelInactive(ChannelHandlerContext ctx) {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-        session.onPeerClosed(System.nanoTime());
+        engineLoop.close();
+        session.onPeerClosed(engineLoop.nowNs());
         drain();
         ctx.fireChannelInactive();
     }
@@ -92,8 +89,18 @@ abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandl
         ctx.close();
     }
 
-    /** Writes what the session queued, hands out its events, re-arms the timer. */
+    /** This turn's time on the loop clock, for the session's inputs. */
+    long nowNs() {
+        return engineLoop.nowNs();
+    }
+
+    /** After an input: writes what the session queued, hands out its events, re-arms the timer. */
     void drain() {
+        engineLoop.drain();
+    }
+
+    @Override
+    public long drainOutputs() {
         if (session.pendingWriteBytes() > 0 && ctx.channel().isActive()) {
             pendingOut = ctx.alloc().directBuffer(session.pendingWriteBytes());
             session.drainWrites(writeSink);
@@ -103,7 +110,12 @@ abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandl
         for (RtmpEvent event; (event = session.pollEvent()) != null; ) {
             on(event);
         }
-        armTimer();
+        return session.nextDeadlineNs();
+    }
+
+    @Override
+    public void onTimeout(long nowNs) {
+        session.onTimeout(nowNs);
     }
 
     /** Whether the write queue is under its high water mark, after flushing what this turn queued. */
@@ -120,24 +132,5 @@ abstract class SessionHandler<S extends RtmpSession> extends ChannelInboundHandl
 
     private void copyOut(byte[] bytes, int offset, int length) {
         pendingOut.writeBytes(bytes, offset, length);
-    }
-
-    private void armTimer() {
-        long deadline = session.nextDeadlineNs();
-        if (deadline == Long.MAX_VALUE || (timer != null && timerDeadlineNs <= deadline)) {
-            return; // a timer that fires early finds nothing due and re-arms for the later deadline
-        }
-        if (timer != null) {
-            timer.cancel(false);
-        }
-        timerDeadlineNs = deadline;
-        timer = ctx.executor().schedule(onTimer, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-    }
-
-    private void onTimer() {
-        timer = null;
-        timerDeadlineNs = Long.MAX_VALUE;
-        session.onTimeout(System.nanoTime());
-        drain();
     }
 }

@@ -19,6 +19,9 @@ import java.util.Map;
 public final class DemuxingIngest implements SrtIngestListener {
     /** The server's side: streams appear, carry access units, and end. */
     public interface MediaSink {
+        /** A caller asks to publish: answer the request (once, from any thread, now or later). */
+        void publishRequested(SrtPublishRequest request);
+
         /** @param keyLength the AES key length in bytes (16, 24, 32), 0 when not encrypted */
         void streamStarted(long sessionId, StreamId streamId, InetSocketAddress peer, int latencyMs, int keyLength);
 
@@ -35,6 +38,11 @@ public final class DemuxingIngest implements SrtIngestListener {
 
     public DemuxingIngest(MediaSink sink) {
         this.sink = sink;
+    }
+
+    @Override
+    public void onPublishRequested(SrtPublishRequest request) {
+        sink.publishRequested(request);
     }
 
     @Override

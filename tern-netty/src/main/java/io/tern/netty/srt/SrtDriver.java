@@ -4,26 +4,26 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.util.concurrent.ScheduledFuture;
+import io.tern.netty.loop.EngineLoop;
+import io.tern.netty.loop.LoopClock;
 import io.tern.srt.Delivery;
 import io.tern.srt.SrtEndpoint;
 import io.tern.srt.SrtEvent;
 import io.tern.srt.Transmit;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Binds one SRT engine to one datagram channel: every read goes into the engine; after each read
- * burst (and each timer) the engine's outputs are drained, with one flush per turn; the timer is
- * armed from {@code nextDeadlineNs()}. The adapter keeps no protocol state.
+ * burst (and each timer) the engine's outputs are drained, with one flush per turn; the driver's
+ * {@link EngineLoop} arms the timer from {@code nextDeadlineNs()}, and every time the engine is
+ * given is the loop's {@link LoopClock}. The adapter keeps no protocol state.
  */
-abstract class SrtDriver extends SimpleChannelInboundHandler<DatagramPacket> {
+abstract class SrtDriver extends SimpleChannelInboundHandler<DatagramPacket> implements EngineLoop.Driver {
     private final byte[] in = new byte[2048];
     private final Transmit transmit = new Transmit();
     private final Delivery delivery = new Delivery();
     private ChannelHandlerContext ctx;
-    private ScheduledFuture<?> timer;
-    private long armedForNs = Long.MAX_VALUE;
+    private EngineLoop engineLoop;
 
     abstract SrtEndpoint engine();
 
@@ -36,6 +36,12 @@ abstract class SrtDriver extends SimpleChannelInboundHandler<DatagramPacket> {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.engineLoop = new EngineLoop(LoopClock.of(ctx.channel().eventLoop()), this);
+    }
+
+    /** This turn's time on the loop clock; only on the channel's event loop. */
+    final long nowNs() {
+        return engineLoop.nowNs();
     }
 
     @Override
@@ -46,7 +52,7 @@ abstract class SrtDriver extends SimpleChannelInboundHandler<DatagramPacket> {
             len = in.length; // oversized: the engine drops anything past the MTU
         }
         content.getBytes(content.readerIndex(), in, 0, len);
-        onDatagram(in, len, packet.sender(), System.nanoTime());
+        onDatagram(in, len, packet.sender(), engineLoop.nowNs());
     }
 
     @Override
@@ -54,8 +60,13 @@ abstract class SrtDriver extends SimpleChannelInboundHandler<DatagramPacket> {
         drain();
     }
 
-    /** Runs on the event loop: drains outputs, flushes once, re-arms the timer. */
+    /** Runs on the event loop, after an input: drains outputs, flushes once, re-arms the timer. */
     final void drain() {
+        engineLoop.drain();
+    }
+
+    @Override
+    public final long drainOutputs() {
         SrtEndpoint engine = engine();
         boolean wrote = false;
         while (engine.pollTransmit(transmit)) {
@@ -73,36 +84,16 @@ abstract class SrtDriver extends SimpleChannelInboundHandler<DatagramPacket> {
         for (SrtEvent e; (e = engine.pollEvent()) != null; ) {
             onEvent(e);
         }
-        arm(engine.nextDeadlineNs());
+        return engine.nextDeadlineNs();
     }
 
-    private void arm(long deadlineNs) {
-        if (deadlineNs == armedForNs && timer != null && !timer.isDone()) {
-            return;
-        }
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-        armedForNs = deadlineNs;
-        if (deadlineNs == Long.MAX_VALUE) {
-            return;
-        }
-        long delayNs = Math.max(0, deadlineNs - System.nanoTime());
-        timer = ctx.executor().schedule(this::fire, delayNs, TimeUnit.NANOSECONDS);
-    }
-
-    private void fire() {
-        timer = null;
-        armedForNs = Long.MAX_VALUE;
-        engine().onTimeout(System.nanoTime());
-        drain();
+    @Override
+    public final void onTimeout(long nowNs) {
+        engine().onTimeout(nowNs);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (timer != null) {
-            timer.cancel(false);
-        }
+        engineLoop.close();
     }
 }

@@ -10,6 +10,9 @@ import java.net.InetSocketAddress;
  * the engine's pooled buffers: valid only during the call.
  */
 public interface SrtIngestListener {
+    /** A caller asks to publish: answer the request (once, from any thread, now or later). */
+    void onPublishRequested(SrtPublishRequest request);
+
     void onConnected(long sessionId, StreamId streamId, InetSocketAddress peer, int latencyMs, int keyLength);
 
     /** A caller was refused with libsrt's code (it was told the same code). */

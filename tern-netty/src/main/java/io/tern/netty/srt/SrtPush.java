@@ -71,7 +71,7 @@ public final class SrtPush implements AutoCloseable {
                 .channel();
         self[0] = new SrtPush(ch, engine, driver);
         ch.eventLoop().execute(() -> {
-            engine.connect(remote, System.nanoTime());
+            engine.connect(remote, driver.nowNs());
             driver.drain();
         });
         return self[0];
@@ -90,7 +90,7 @@ public final class SrtPush implements AutoCloseable {
     public void send(byte[] payload, int off, int len) {
         byte[] copy = java.util.Arrays.copyOfRange(payload, off, off + len);
         channel.eventLoop().execute(() -> {
-            engine.send(copy, 0, copy.length, System.nanoTime());
+            engine.send(copy, 0, copy.length, driver.nowNs());
             driver.drain();
         });
     }
@@ -106,7 +106,7 @@ public final class SrtPush implements AutoCloseable {
     public void close() {
         channel.eventLoop()
                 .submit(() -> {
-                    engine.close(engine.sessionId(), System.nanoTime());
+                    engine.close(engine.sessionId(), driver.nowNs());
                     driver.drain();
                 })
                 .syncUninterruptibly();

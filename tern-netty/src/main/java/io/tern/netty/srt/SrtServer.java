@@ -39,13 +39,9 @@ public final class SrtServer implements AutoCloseable {
     }
 
     public static SrtServer start(
-            EventLoopGroup group,
-            InetSocketAddress bind,
-            SrtSettings settings,
-            StreamAuthorizer authorizer,
-            SrtIngestListener listener)
+            EventLoopGroup group, InetSocketAddress bind, SrtSettings settings, SrtIngestListener listener)
             throws InterruptedException {
-        SrtListener engine = new SrtListener(settings, authorizer, new SecureRandom());
+        SrtListener engine = new SrtListener(settings, new SecureRandom());
         SrtServer[] self = new SrtServer[1];
         SrtDriver driver = new SrtDriver() {
             @Override
@@ -66,6 +62,7 @@ public final class SrtServer implements AutoCloseable {
             @Override
             void onEvent(SrtEvent e) {
                 switch (e) {
+                    case SrtEvent.PublishRequested r -> listener.onPublishRequested(new SrtPublishRequest(self[0], r));
                     case SrtEvent.Connected c -> {
                         self[0].live.add(c.sessionId());
                         listener.onConnected(c.sessionId(), c.streamId(), c.peer(), c.latencyMs(), c.keyLength());
@@ -108,9 +105,19 @@ public final class SrtServer implements AutoCloseable {
      */
     public void close(long sessionId) {
         channel.eventLoop().execute(() -> {
-            engine.close(sessionId, System.nanoTime());
+            engine.close(sessionId, driver.nowNs());
             driver.drain();
         });
+    }
+
+    /** The answer to a publish request, given to the engine on its loop. */
+    void answer(long requestId, StreamAuthorizer.Decision decision) {
+        if (channel.eventLoop().inEventLoop()) {
+            engine.answerPublish(requestId, decision, driver.nowNs());
+            driver.drain();
+        } else {
+            channel.eventLoop().execute(() -> answer(requestId, decision));
+        }
     }
 
     public InetSocketAddress localAddress() {

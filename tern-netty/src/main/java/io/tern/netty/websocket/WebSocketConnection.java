@@ -7,8 +7,9 @@ import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.netty.EventLoopFlush;
+import io.tern.netty.loop.EngineLoop;
+import io.tern.netty.loop.LoopClock;
 import io.tern.websocket.deflate.DeflateParameters;
 import io.tern.websocket.engine.BackpressureConfig;
 import io.tern.websocket.engine.WebSocketConfig;
@@ -16,7 +17,6 @@ import io.tern.websocket.engine.WebSocketEngine;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -28,7 +28,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>The adapter does I/O only. After every input (a read, a timer, a drained socket, a send) it
  * drains the engine's events to the {@link WebSocketListener}, writes what the engine framed, and
- * applies the engine's transport action and deadline. Received bytes are handed to the engine in
+ * applies the engine's transport action; its {@link EngineLoop} arms the timer for the engine's
+ * deadline on the loop's {@link LoopClock}. Received bytes are handed to the engine in
  * the socket buffer's own memory (the engine copies each message once, into the message the
  * listener sees); frames are written by the engine straight into pooled socket buffers, and every
  * frame of one read batch leaves in one flush of the {@link EventLoopFlush}.
@@ -54,9 +55,7 @@ public final class WebSocketConnection {
     private boolean listenerOpen;
     private boolean outputShutDown;
     private boolean closing;
-    private ScheduledFuture<?> timer;
-    private long timerDeadlineNs = Long.MAX_VALUE;
-    private final Runnable onTimer = this::onTimer;
+    private EngineLoop engineLoop;
 
     private WebSocketConnection(
             WebSocketConfig config, WebSocketEngine.Role role, RandomGenerator random, String host, String target) {
@@ -231,6 +230,17 @@ public final class WebSocketConnection {
         this.channel = channel;
         this.flush = EventLoopFlush.of(channel.eventLoop());
         this.flushSlot = new EventLoopFlush.Slot(channel);
+        this.engineLoop = new EngineLoop(LoopClock.of(channel.eventLoop()), new EngineLoop.Driver() {
+            @Override
+            public long drainOutputs() {
+                return drainEngine();
+            }
+
+            @Override
+            public void onTimeout(long nowNs) {
+                timeout(nowNs);
+            }
+        });
         transmit.attach(channel, flush, flushSlot);
         BackpressureConfig limits = config.backpressure();
         channel.config()
@@ -332,6 +342,11 @@ public final class WebSocketConnection {
         if (--depth > 0) {
             return;
         }
+        engineLoop.drain();
+    }
+
+    /** Hands out the engine's events, writes its frames, applies its transport action; returns its deadline. */
+    private long drainEngine() {
         depth++;
         try {
             do {
@@ -340,10 +355,20 @@ public final class WebSocketConnection {
                 reportBacklog();
             } while (engine.hasEvent());
             applyTransportAction();
-            if (!closing) {
-                channel.config().setAutoRead(engine.writable() || engine.state() == WebSocketEngine.State.CLOSED);
-                armTimer();
+            if (closing) {
+                return Long.MAX_VALUE;
             }
+            channel.config().setAutoRead(engine.writable() || engine.state() == WebSocketEngine.State.CLOSED);
+            return engine.nextDeadlineNs();
+        } finally {
+            depth--;
+        }
+    }
+
+    private void timeout(long nowNs) {
+        depth++;
+        try {
+            engine.onTimeout(nowNs);
         } finally {
             depth--;
         }
@@ -414,37 +439,10 @@ public final class WebSocketConnection {
     }
 
     private long nowNs() {
-        return channel.eventLoop().ticker().nanoTime();
-    }
-
-    private void armTimer() {
-        long deadlineNs = engine.nextDeadlineNs();
-        if (deadlineNs == timerDeadlineNs) {
-            return;
-        }
-        cancelTimer();
-        timerDeadlineNs = deadlineNs;
-        if (deadlineNs != Long.MAX_VALUE) {
-            timer = channel.eventLoop().schedule(onTimer, Math.max(0, deadlineNs - nowNs()), TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void onTimer() {
-        timer = null;
-        timerDeadlineNs = Long.MAX_VALUE;
-        depth++;
-        try {
-            engine.onTimeout(nowNs());
-        } finally {
-            exit();
-        }
+        return engineLoop.nowNs();
     }
 
     private void cancelTimer() {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-        timerDeadlineNs = Long.MAX_VALUE;
+        engineLoop.close();
     }
 }

@@ -39,6 +39,12 @@ final class IngestRecorder implements DemuxingIngest.MediaSink {
     final List<Refusal> refusals = new CopyOnWriteArrayList<>();
     final Map<String, CompletableFuture<Stream>> started = new ConcurrentHashMap<>();
 
+    /** Answers as the interop tests' authorizer decides ({@link SrtInteropTest#authorize}). */
+    @Override
+    public void publishRequested(SrtPublishRequest request) {
+        request.answer(SrtInteropTest.authorize(request.streamId(), request.peer()));
+    }
+
     CompletableFuture<Stream> started(String resource) {
         return started.computeIfAbsent(resource, k -> new CompletableFuture<>());
     }

@@ -48,11 +48,7 @@ class SrtBadInputInteropTest {
     void aLiveStreamSurvivesFloodsAndForgeries() throws Exception {
         IngestRecorder rec = new IngestRecorder();
         try (SrtServer server = SrtServer.start(
-                group,
-                new InetSocketAddress("127.0.0.1", 0),
-                SrtSettings.defaults(),
-                SrtInteropTest::authorize,
-                new DemuxingIngest(rec))) {
+                group, new InetSocketAddress("127.0.0.1", 0), SrtSettings.defaults(), new DemuxingIngest(rec))) {
             InetSocketAddress target = new InetSocketAddress("127.0.0.1", server.port());
             CompletableFuture<SrtPeers.Result> publish = CompletableFuture.supplyAsync(() -> {
                 try {

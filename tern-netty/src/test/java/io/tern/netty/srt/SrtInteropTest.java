@@ -72,7 +72,6 @@ class SrtInteropTest {
                 group,
                 new InetSocketAddress("127.0.0.1", 0),
                 SrtSettings.defaults().withLatencyMs(latencyMs),
-                SrtInteropTest::authorize,
                 new DemuxingIngest(rec));
     }
 

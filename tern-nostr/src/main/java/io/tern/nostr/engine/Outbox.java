@@ -54,7 +54,12 @@ final class Outbox {
 
     /** {@code ["EVENT",<subscription id>,<event>]} without copying the event's JSON. */
     void event(Subscription s, SerializedEvent e) {
-        queue.addLast(new RelayOutput.Send(s.connection.id, s.eventHead, e.json(), RelayMessages.eventTail()));
+        broadcast(s, e, 0);
+    }
+
+    /** One send of a broadcast: {@code left} of them, this one included, carry {@code e} from here on. */
+    void broadcast(Subscription s, SerializedEvent e, int left) {
+        queue.addLast(new RelayOutput.Send(s.connection.id, s.eventHead, e.json(), RelayMessages.eventTail(), left));
     }
 
     void disconnect(long connectionId, int closeCode, String reason) {
@@ -62,6 +67,6 @@ final class Outbox {
     }
 
     private void send(Connection c, byte[] message) {
-        queue.addLast(new RelayOutput.Send(c.id, message, RelayOutput.Send.NONE, RelayOutput.Send.NONE));
+        queue.addLast(new RelayOutput.Send(c.id, message, RelayOutput.Send.NONE, RelayOutput.Send.NONE, 0));
     }
 }

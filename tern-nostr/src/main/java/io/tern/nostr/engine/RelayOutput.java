@@ -8,11 +8,16 @@ public sealed interface RelayOutput {
 
     /**
      * Send one text message: the bytes of {@code head}, {@code body} and {@code tail} in that
-     * order, UTF-8. For a broadcast event {@code body} is the event's JSON, the same array for
-     * every subscriber, so an adapter can wrap the three without copying; for other messages
-     * {@code body} and {@code tail} are empty. The arrays are shared: never modify them.
+     * order, UTF-8. For an event {@code body} is the event's JSON; for other messages {@code body}
+     * and {@code tail} are empty. The arrays are shared: never modify them.
+     *
+     * <p>A broadcast is stated, not left to be guessed: the engine queues the sends of one event
+     * to its n live subscriptions one after another, all with the same {@code body}, and {@code
+     * broadcastLeft} counts them down from n at the first to 1 at the last. An adapter can copy
+     * the body once at the first, let every frame share the copy, and release it after the last.
+     * A message to one connection (and a stored event answering a query) has 0.
      */
-    record Send(long connectionId, byte[] head, byte[] body, byte[] tail) implements RelayOutput {
+    record Send(long connectionId, byte[] head, byte[] body, byte[] tail, int broadcastLeft) implements RelayOutput {
         static final byte[] NONE = new byte[0];
 
         public int length() {

@@ -225,12 +225,15 @@ final class Subscriptions {
     void broadcast(Event e) {
         matched.clear();
         live.match(e, matched);
+        int recipients = 0;
         for (int i = 0; i < matched.size(); i++) {
             Subscription s = matched.get(i);
-            if (s.querying() && !s.sentDuringQuery.add(e.id())) {
-                continue;
+            if (!s.querying() || s.sentDuringQuery.add(e.id())) {
+                matched.set(recipients++, s);
             }
-            out.event(s, e);
+        }
+        for (int i = 0; i < recipients; i++) {
+            out.broadcast(matched.get(i), e, recipients - i);
             RelayCounters.inc(counters.liveDeliveries);
         }
         matched.clear();

@@ -52,6 +52,9 @@ class LiveFanoutTest {
                     .isEqualTo("[\"EVENT\",\"rv\"," + new String(offer.json(), java.nio.charset.StandardCharsets.UTF_8)
                             + "]");
             bodies.put(send.body(), true);
+            assertThat(send.broadcastLeft())
+                    .as("the broadcast counts its sends down to its last")
+                    .isEqualTo(1000 - deliveries);
             deliveries++;
         }
         assertThat(deliveries).isEqualTo(1000);
@@ -72,5 +75,28 @@ class LiveFanoutTest {
         assertThat(relay.takeParsed(c))
                 .extracting(m -> m.get(0) + ":" + (m.get(0).equals("EVENT") ? m.get(1) : ""))
                 .containsExactlyInAnyOrder("OK:", "EVENT:a", "EVENT:b");
+    }
+
+    @Test
+    void onlyALiveBroadcastCountsItsSends() {
+        RelayHarness relay = RelayHarness.withDefaults();
+        long publisher = relay.client("10.0.0.3");
+        long live = relay.subscriber("10.0.0.4", "live", "{\"kinds\":[1],\"limit\":0}");
+        long other = relay.subscriber("10.0.0.5", "live", "{\"kinds\":[1],\"limit\":0}");
+        relay.sends.clear();
+        relay.publish(publisher, peer.sign(relay.clock.epochSeconds(), 1, List.of(), "x"));
+        assertThat(relay.sends)
+                .extracting(s -> s.connectionId() + ":" + s.broadcastLeft())
+                .as("the OK is the publisher's own; the event goes to two, counted down")
+                .containsExactly(publisher + ":0", live + ":2", other + ":1");
+
+        relay.sends.clear();
+        long late = relay.client("10.0.0.6");
+        relay.send(late, "[\"REQ\",\"stored\",{\"kinds\":[1]}]");
+        assertThat(relay.take(late)).hasSize(2);
+        assertThat(relay.sends)
+                .as("a stored event answers one query: no broadcast")
+                .extracting(RelayOutput.Send::broadcastLeft)
+                .containsOnly(0);
     }
 }

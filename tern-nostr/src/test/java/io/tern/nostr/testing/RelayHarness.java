@@ -32,6 +32,8 @@ public final class RelayHarness {
     public final MemoryEventStore store;
     public final RelayEngine engine;
     public boolean autoSettle = true;
+    /** Every send drained, in order, for tests of the outputs themselves. */
+    public final List<RelayOutput.Send> sends = new ArrayList<>();
 
     private final Map<Long, List<String>> received = new HashMap<>();
     private final Map<Long, RelayOutput.Disconnect> disconnects = new HashMap<>();
@@ -153,9 +155,11 @@ public final class RelayHarness {
         RelayOutput o;
         while ((o = engine.poll()) != null) {
             switch (o) {
-                case RelayOutput.Send s ->
+                case RelayOutput.Send s -> {
+                    sends.add(s);
                     received.computeIfAbsent(s.connectionId(), k -> new ArrayList<>())
                             .add(s.text());
+                }
                 case RelayOutput.Disconnect d -> disconnects.put(d.connectionId(), d);
             }
         }

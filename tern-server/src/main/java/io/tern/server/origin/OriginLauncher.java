@@ -85,7 +85,13 @@ public final class OriginLauncher implements OriginServerLauncher {
                     .append(EXAMPLE_STREAM)
                     .append(" (no token needed: --no-publish-auth)");
         }
-        text.append("\n").append(SrtIngest.exampleUrl(server, host, EXAMPLE_STREAM));
+        text.append("\n")
+                .append(SrtIngest.exampleUrl(
+                        server.registry().policy(),
+                        server.config(),
+                        host,
+                        server.srtAddress().getPort(),
+                        EXAMPLE_STREAM));
         text.append("\nWatch: ")
                 .append(webBase(server))
                 .append(WebRoutes.watchPath(EXAMPLE_STREAM))

@@ -183,7 +183,6 @@ public final class OriginServer implements AutoCloseable {
                 srtDefaults
                         .withLatencyMs(config.get(SRT_LATENCY_MS))
                         .withLimits(config.get(MAX_SRT_SESSIONS), srtDefaults.maxSessionsPerIp()),
-                srtIngest,
                 demuxer);
         srtIngest.attach(srt, demuxer);
         HttpLimits limits = HttpLimits.DEFAULTS.toBuilder()
@@ -211,7 +210,7 @@ public final class OriginServer implements AutoCloseable {
         if (config.get(PROMETHEUS)) {
             OriginMetrics origin = new OriginMetrics(registry, writer, budget, rtmp::connections);
             HttpMetrics httpMetrics = new HttpMetrics(http.counters());
-            SrtMetrics srtMetrics = new SrtMetrics(srtIngest);
+            SrtMetrics srtMetrics = new SrtMetrics(srtIngest.counters(), srtIngest::sample);
             NostrMetrics nostrMetrics = nostr == null ? null : new NostrMetrics(nostr);
             metrics = MetricsEndpoint.start(
                     r -> {

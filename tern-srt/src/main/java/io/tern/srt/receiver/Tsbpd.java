@@ -55,17 +55,17 @@ public final class Tsbpd {
     }
 
     public void driftSample(int timestamp, long arrivalNs) {
-        long ts = unwrap(timestamp);
-        driftSumNs += arrivalNs - (baseNs + ts * 1000);
+        long timestampUs = unwrap(timestamp);
+        driftSumNs += arrivalNs - (baseNs + timestampUs * 1000);
         if (++driftCount < DRIFT_SAMPLES) {
             return;
         }
-        long mean = driftSumNs / driftCount;
+        long meanNs = driftSumNs / driftCount;
         driftSumNs = 0;
         driftCount = 0;
-        lastDriftNs = mean;
-        if (Math.abs(mean) > MAX_DRIFT_US * 1000) {
-            baseNs += mean;
+        lastDriftNs = meanNs;
+        if (Math.abs(meanNs) > MAX_DRIFT_US * 1000) {
+            baseNs += meanNs;
         }
     }
 

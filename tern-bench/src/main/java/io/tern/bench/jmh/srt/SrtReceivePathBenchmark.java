@@ -5,7 +5,6 @@ import io.tern.srt.SrtCaller;
 import io.tern.srt.SrtEvent;
 import io.tern.srt.SrtListener;
 import io.tern.srt.SrtSettings;
-import io.tern.srt.StreamAuthorizer;
 import io.tern.srt.Transmit;
 import java.net.InetSocketAddress;
 import java.util.Random;
@@ -57,23 +56,29 @@ public class SrtReceivePathBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         String pass = keyLength == 0 ? null : "benchmark-passphrase";
-        listener = new SrtListener(
-                SrtSettings.defaults(), (s, p) -> StreamAuthorizer.Decision.accept(pass), new Random(1));
+        listener = new SrtListener(SrtSettings.defaults(), new Random(1));
         SrtCaller caller = new SrtCaller(
                 SrtSettings.defaults(),
                 SrtCaller.Options.of("publish:live/bench", pass, Math.max(16, keyLength)),
                 new Random(2));
         nowNs = 1_000_000_000L;
         caller.connect(LISTENER, nowNs);
+        boolean connected = false;
         for (int round = 0; round < 4; round++) {
             while (caller.pollTransmit(t)) {
                 listener.onDatagram(t.data, 0, t.length, CALLER, nowNs);
+            }
+            for (SrtEvent e; (e = listener.pollEvent()) != null; ) {
+                if (e instanceof SrtEvent.PublishRequested request) {
+                    listener.acceptPublish(request.requestId(), pass, nowNs);
+                }
+                connected |= e instanceof SrtEvent.Connected;
             }
             while (listener.pollTransmit(t)) {
                 caller.onDatagram(t.data, 0, t.length, LISTENER, nowNs);
             }
         }
-        if (!caller.connected() || !(listener.pollEvent() instanceof SrtEvent.Connected)) {
+        if (!caller.connected() || !connected) {
             throw new IllegalStateException("no connection");
         }
         byte[] payload = new byte[1316];

@@ -6,8 +6,10 @@ import io.tern.media.codec.AacConfig;
 import io.tern.media.codec.AvcConfig;
 import io.tern.media.ts.TsStats;
 import io.tern.netty.srt.DemuxingIngest;
+import io.tern.netty.srt.SrtPublishRequest;
 import io.tern.netty.srt.SrtServer;
 import io.tern.server.origin.auth.PublishDecision;
+import io.tern.server.origin.auth.PublishPolicy;
 import io.tern.server.origin.auth.PublishRequest;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.config.OriginOptions;
@@ -15,6 +17,7 @@ import io.tern.server.origin.config.SrtUser;
 import io.tern.server.origin.metrics.OriginCounters;
 import io.tern.server.origin.metrics.OriginCounters.Cause;
 import io.tern.server.origin.metrics.SrtCounters;
+import io.tern.server.origin.metrics.SrtMetrics;
 import io.tern.server.origin.registry.IngestSession;
 import io.tern.server.origin.registry.PublishOutcome;
 import io.tern.server.origin.registry.StreamInput;
@@ -23,38 +26,32 @@ import io.tern.server.origin.registry.StreamRegistry;
 import io.tern.server.origin.registry.StreamSnapshot;
 import io.tern.srt.SrtEvent;
 import io.tern.srt.SrtStats;
-import io.tern.srt.StreamAuthorizer;
 import io.tern.srt.StreamPassphrases;
 import io.tern.srt.handshake.RejectReason;
 import io.tern.srt.handshake.StreamId;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * SRT publishers into the {@link StreamRegistry}, as {@link RtmpIngest} does for RTMP. The
  * difference is when the origin decides: SRT can refuse only during the handshake, so the
- * listener's {@link StreamAuthorizer} asks here, on the SRT loop, everything the registry would
- * (application, name, "already live", token, the {@code --on-publish} hook) and picks the
- * passphrase ({@link #passphrases}: per user, else per stream, else the server's); the registry's claim follows on the connection, once the
- * passphrase was proven. A hook's answer is asynchronous: until it comes the conclusion is left
- * unanswered ({@link StreamAuthorizer.Decision#pending()}) and the caller's repetition gets it.
+ * listener's publish request ({@link SrtPublishRequest}) is answered here, on the SRT loop, after
+ * everything the registry would check (application, name, "already live", token, the {@code
+ * --on-publish} hook), with the passphrase ({@link #passphrases}: per user, else per stream, else
+ * the server's); the registry's claim follows on the connection, once the passphrase was proven.
+ * A hook answers later: the request is answered when it does, and the SRT engine keeps the
+ * caller's repeated handshakes waiting meanwhile.
  *
  * <p>Everything but {@link #sample} runs on the SRT listener's one event loop, which is also every
  * SRT stream's packaging loop.
  */
-public final class SrtIngest implements StreamAuthorizer, DemuxingIngest.MediaSink {
+public final class SrtIngest implements DemuxingIngest.MediaSink {
     public static final String PROTOCOL = "srt";
-    /** Hook answers awaited at once; past it new publishers are refused as overload. */
-    static final int MAX_PENDING = 1024;
-    /** A pending answer no caller came back for is forgotten after this. */
-    static final long PENDING_TTL_NS = TimeUnit.SECONDS.toNanos(70);
 
     private static final System.Logger LOG = System.getLogger("tern.origin");
 
@@ -63,14 +60,11 @@ public final class SrtIngest implements StreamAuthorizer, DemuxingIngest.MediaSi
     private final StreamPassphrases passphrases;
     private final int maxStreams;
     private final SrtCounters srtCounters = new SrtCounters();
-    private final Map<String, Pending> pending = new HashMap<>();
     /** Accepted publishers by SRT session id; written on the loop, read by {@link #sample} there too. */
     private final Map<Long, Publish> publishing = new ConcurrentHashMap<>();
 
     private SrtServer server;
     private DemuxingIngest demuxer;
-
-    private record Pending(CompletableFuture<PublishDecision> decision, long sinceNs) {}
 
     public SrtIngest(StreamRegistry registry, StreamPassphrases passphrases, int maxStreams) {
         this.registry = registry;
@@ -103,17 +97,16 @@ public final class SrtIngest implements StreamAuthorizer, DemuxingIngest.MediaSi
      * The start-up line for SRT publishers: an ffmpeg/OBS URL for {@code name}, with a token valid
      * for a day when the origin wants one; a passphrase is named, never printed.
      */
-    public static String exampleUrl(io.tern.server.origin.OriginServer server, String host, String name) {
-        var policy = server.registry().policy();
+    public static String exampleUrl(PublishPolicy policy, OriginConfig config, String host, int port, String name) {
         String streamId = "publish:" + StreamNames.APP + "/" + name;
         if (policy.tokensByDefault()) {
             long expiry = java.time.Instant.now().getEpochSecond() + 24 * 3600;
             streamId += "::" + policy.serverTokens().mint(StreamNames.APP, name, expiry);
         }
-        boolean encrypted = server.config().get(OriginOptions.SRT_PASSPHRASE) != null;
-        return "Or over SRT: srt://" + host + ":" + server.srtAddress().getPort() + "?streamid=" + streamId
+        boolean encrypted = config.get(OriginOptions.SRT_PASSPHRASE) != null;
+        return "Or over SRT: srt://" + host + ":" + port + "?streamid=" + streamId
                 + (encrypted ? "&passphrase=<srt-passphrase>" : "") + " (latency "
-                + server.config().get(OriginOptions.SRT_LATENCY_MS) + " ms)";
+                + config.get(OriginOptions.SRT_LATENCY_MS) + " ms)";
     }
 
     /** Binds the listener this ingest serves and the demuxer that feeds it (once, before the first caller). */
@@ -129,7 +122,36 @@ public final class SrtIngest implements StreamAuthorizer, DemuxingIngest.MediaSi
     // ---------------------------------------------------------------- the handshake's question
 
     @Override
-    public Decision authorize(StreamId id, InetSocketAddress peer) {
+    public void publishRequested(SrtPublishRequest request) {
+        StreamId id = request.streamId();
+        InetSocketAddress peer = request.peer();
+        int refusal = refusal(id, peer);
+        if (refusal >= 0) {
+            request.reject(refusal);
+            return;
+        }
+        PublishRequest publish = request(id, peer);
+        CompletableFuture<PublishDecision> asked =
+                registry.policy().authorizer(publish.name()).authorize(publish);
+        if (asked.isDone() && !asked.isCompletedExceptionally()) {
+            decide(request, asked.join());
+            return;
+        }
+        asked.whenComplete((decision, failure) -> server.eventLoop().execute(() -> {
+            // The hook took its time: the stream may have gone live, or the origin filled up, meanwhile.
+            int late = refusal(id, peer);
+            if (late >= 0) {
+                request.reject(late);
+            } else {
+                decide(
+                        request,
+                        decision != null ? decision : PublishDecision.refuse("the publish check failed: " + failure));
+            }
+        }));
+    }
+
+    /** What the registry would refuse {@code id} for, as a libsrt code (logged), or -1. */
+    private int refusal(StreamId id, InetSocketAddress peer) {
         if (id.mode() != StreamId.Mode.PUBLISH) {
             return refuse(id, peer, RejectReason.X_BAD_MODE, "only publishing (m=publish) is served over SRT");
         }
@@ -155,42 +177,24 @@ public final class SrtIngest implements StreamAuthorizer, DemuxingIngest.MediaSi
             return refuse(
                     id, peer, RejectReason.X_OVERLOAD, maxStreams + " streams are live, the most this origin takes");
         }
-        long nowNs = System.nanoTime();
-        String key = peer + " " + id.raw();
-        Pending asked = pending.remove(key);
-        if (asked == null) {
-            asked = new Pending(registry.policy().authorizer(request.name()).authorize(request), nowNs);
-        }
-        if (!asked.decision().isDone()) {
-            expire(nowNs);
-            if (pending.size() >= MAX_PENDING) {
-                return refuse(id, peer, RejectReason.X_OVERLOAD, MAX_PENDING + " publish checks are under way");
-            }
-            pending.put(key, asked);
-            return Decision.pending();
-        }
-        PublishDecision decision = asked.decision().join();
+        return -1;
+    }
+
+    private void decide(SrtPublishRequest request, PublishDecision decision) {
         if (!decision.allowed()) {
             counters.error(Cause.PUBLISH_UNAUTHORIZED);
-            return refuse(id, peer, RejectReason.X_UNAUTHORIZED, decision.reason());
+            request.reject(refuse(request.streamId(), request.peer(), RejectReason.X_UNAUTHORIZED, decision.reason()));
+            return;
         }
-        return passphrases.authorize(id, peer);
+        request.answer(passphrases.authorize(request.streamId(), request.peer()));
     }
 
-    private void expire(long nowNs) {
-        for (Iterator<Pending> it = pending.values().iterator(); it.hasNext(); ) {
-            if (nowNs - it.next().sinceNs() > PENDING_TTL_NS) {
-                it.remove();
-            }
-        }
-    }
-
-    private Decision refuse(StreamId id, InetSocketAddress peer, int code, String reason) {
+    private int refuse(StreamId id, InetSocketAddress peer, int code, String reason) {
         LOG.log(
                 System.Logger.Level.WARNING,
                 "publish " + id.resource() + " from " + PROTOCOL + " " + peer + " refused: " + reason + " (SRT " + code
                         + " " + RejectReason.name(code) + ")");
-        return Decision.reject(code);
+        return code;
     }
 
     /**
@@ -304,27 +308,24 @@ public final class SrtIngest implements StreamAuthorizer, DemuxingIngest.MediaSi
     }
 
     /** Every live SRT publisher's counters, taken on the SRT loop (for metrics). Any thread. */
-    public CompletableFuture<List<Sample>> sample() {
-        CompletableFuture<List<Sample>> f = new CompletableFuture<>();
+    public CompletableFuture<List<SrtMetrics.Sample>> sample() {
+        CompletableFuture<List<SrtMetrics.Sample>> f = new CompletableFuture<>();
         if (server == null) {
             f.complete(List.of());
             return f;
         }
         server.eventLoop().execute(() -> {
-            List<Sample> all = new ArrayList<>();
+            List<SrtMetrics.Sample> all = new ArrayList<>();
             for (Publish p : publishing.values()) {
                 SrtStats s = server.statsNow(p.sessionId);
                 if (s != null) {
-                    all.add(new Sample(p.stream, s));
+                    all.add(new SrtMetrics.Sample(p.stream, s));
                 }
             }
             f.complete(all);
         });
         return f;
     }
-
-    /** One live SRT publisher: its stream's name and its session's counters. */
-    public record Sample(String stream, SrtStats stats) {}
 
     private static StreamSnapshot.Srt snapshot(SrtStats s, TsStats ts, int keyLength) {
         return new StreamSnapshot.Srt(

@@ -3,11 +3,13 @@ package io.tern.server.origin.metrics;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.tern.server.origin.ingest.SrtIngest;
 import io.tern.server.origin.metrics.SrtCounters.Kind;
+import io.tern.srt.SrtStats;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Prometheus collectors for the SRT ingest ({@code tern_origin_srt_*}). Totals carry no stream
@@ -19,17 +21,21 @@ public final class SrtMetrics {
     /** How long a scrape waits for the SRT loop; past it the live series are left out of that scrape. */
     private static final long SAMPLE_TIMEOUT_MS = 2000;
 
-    private final SrtIngest ingest;
-    private final SrtCounters counters;
+    /** One live SRT publisher: its stream's name and its session's counters. */
+    public record Sample(String stream, SrtStats stats) {}
 
-    public SrtMetrics(SrtIngest ingest) {
-        this.ingest = ingest;
-        this.counters = ingest.counters();
+    private final SrtCounters counters;
+    private final Supplier<CompletableFuture<List<Sample>>> sampler;
+
+    /** @param sampler every live publisher's counters, taken on the SRT loop (the ingest's {@code sample}) */
+    public SrtMetrics(SrtCounters counters, Supplier<CompletableFuture<List<Sample>>> sampler) {
+        this.counters = counters;
+        this.sampler = sampler;
     }
 
-    private List<SrtIngest.Sample> sample() {
+    private List<Sample> sample() {
         try {
-            return ingest.sample().get(SAMPLE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            return sampler.get().get(SAMPLE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
@@ -61,10 +67,10 @@ public final class SrtMetrics {
                         + " dropped), retransmitted (received again), dropped_too_late, undecryptable")
                 .labelNames("kind")
                 .callback(cb -> {
-                    List<SrtIngest.Sample> live = sample();
+                    List<Sample> live = sample();
                     for (Kind kind : Kind.values()) {
                         long n = counters.closedPackets(kind);
-                        for (SrtIngest.Sample s : live) {
+                        for (Sample s : live) {
                             n += kind.of(s.stats());
                         }
                         cb.call(n, label(kind));
@@ -76,7 +82,7 @@ public final class SrtMetrics {
                 .help("SRT data packets of each stream's current publisher, by kind (as tern_origin_srt_packets)")
                 .labelNames("stream", "kind")
                 .callback(cb -> {
-                    for (SrtIngest.Sample s : sample()) {
+                    for (Sample s : sample()) {
                         for (Kind kind : Kind.values()) {
                             cb.call(kind.of(s.stats()), s.stream(), label(kind));
                         }
@@ -88,7 +94,7 @@ public final class SrtMetrics {
                 .help("Smoothed round-trip time to each stream's SRT publisher")
                 .labelNames("stream")
                 .callback(cb -> {
-                    for (SrtIngest.Sample s : sample()) {
+                    for (Sample s : sample()) {
                         cb.call(s.stats().rttUs() / 1e6, s.stream());
                     }
                 })
@@ -98,7 +104,7 @@ public final class SrtMetrics {
                 .help("Payload bitrate received from each stream's SRT publisher over the last second")
                 .labelNames("stream")
                 .callback(cb -> {
-                    for (SrtIngest.Sample s : sample()) {
+                    for (Sample s : sample()) {
                         cb.call(s.stats().receiveRateBps(), s.stream());
                     }
                 })
@@ -108,7 +114,7 @@ public final class SrtMetrics {
                 .help("Negotiated SRT receive latency of each stream's publisher")
                 .labelNames("stream")
                 .callback(cb -> {
-                    for (SrtIngest.Sample s : sample()) {
+                    for (Sample s : sample()) {
                         cb.call(s.stats().latencyMs() / 1e3, s.stream());
                     }
                 })
