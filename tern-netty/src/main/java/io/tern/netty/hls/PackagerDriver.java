@@ -2,7 +2,6 @@ package io.tern.netty.hls;
 
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tern.hls.media.Chunk;
 import io.tern.hls.media.MediaObject;
 import io.tern.hls.packager.LlHlsPackager;
@@ -19,10 +18,11 @@ import io.tern.netty.http.BodyStream;
 import io.tern.netty.http.CacheControl;
 import io.tern.netty.http.HttpExchange;
 import io.tern.netty.http.SharedBody;
+import io.tern.netty.loop.EngineLoop;
+import io.tern.netty.loop.LoopClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.agrona.collections.Long2ObjectHashMap;
 
@@ -53,9 +53,7 @@ public final class PackagerDriver {
     private final LoopBatches<HeldRequest> releases;
     private final CacheControl plainReloadCache;
     private final CacheControl blockingReloadCache;
-    private final Runnable onTimer = this::onTimer;
-    private ScheduledFuture<?> timer;
-    private long timerDeadlineNs = Long.MAX_VALUE;
+    private final EngineLoop engineLoop;
     private boolean closed;
 
     /**
@@ -74,6 +72,17 @@ public final class PackagerDriver {
         this.media = media;
         this.bodies = new BodyCache(cacheBytes);
         this.releases = new LoopBatches<>(loop, PackagerDriver::answerReleased);
+        this.engineLoop = new EngineLoop(new LoopClock(loop), new EngineLoop.Driver() {
+            @Override
+            public long drainOutputs() {
+                return PackagerDriver.this.drainOutputs();
+            }
+
+            @Override
+            public void onTimeout(long nowNs) {
+                packager.onTimeout(nowNs);
+            }
+        });
         int partTargetMs = packager.config().partTargetMs();
         int segmentTargetMs = packager.config().segmentTargetMs();
         this.plainReloadCache = CacheControl.maxAgeBelow(Duration.ofMillis(partTargetMs));
@@ -84,9 +93,9 @@ public final class PackagerDriver {
         return loop;
     }
 
-    /** The loop's time, the one clock every input is stamped with. */
+    /** This loop turn's time, the one clock every input is stamped with. */
     public long nowNs() {
-        return loop.ticker().nanoTime();
+        return engineLoop.nowNs();
     }
 
     /** The packager's own counters (read from any thread). */
@@ -104,18 +113,18 @@ public final class PackagerDriver {
     /** A track's configuration; false if the packager refused it. */
     public boolean onConfig(CodecConfig config) {
         boolean accepted = packager.onConfig(config, nowNs());
-        drain();
+        engineLoop.drain();
         return accepted;
     }
 
     public void onAccessUnit(AccessUnit unit) {
         packager.onAccessUnit(unit, nowNs());
-        drain();
+        engineLoop.drain();
     }
 
     public void onEndOfStream() {
         packager.onEndOfStream(nowNs());
-        drain();
+        engineLoop.drain();
     }
 
     // ---------------------------------------------------------------- requests
@@ -126,7 +135,7 @@ public final class PackagerDriver {
      */
     public void multivariant(HttpExchange exchange, boolean deferred) {
         answer(exchange, packager.multivariantPlaylist(nowNs()), Served.MULTIVARIANT, MULTIVARIANT_CACHE, deferred);
-        armTimer();
+        engineLoop.drain();
     }
 
     /** {@code video.m3u8} or {@code audio.m3u8} with its delivery directives. */
@@ -138,7 +147,7 @@ public final class PackagerDriver {
                 blocking ? Served.BLOCKING_PLAYLIST : Served.PLAYLIST,
                 blocking ? blockingReloadCache : plainReloadCache,
                 deferred);
-        armTimer();
+        engineLoop.drain();
     }
 
     /** An init segment, part or segment by its name under the instance's directory. */
@@ -149,7 +158,7 @@ public final class PackagerDriver {
             case ObjectAnswer.Error error -> Replies.error(exchange, error.status(), error.reason());
             case ObjectAnswer.Growing growing -> holdPart(exchange, growing, deferred);
         }
-        armTimer();
+        engineLoop.drain();
     }
 
     private void answer(
@@ -212,7 +221,7 @@ public final class PackagerDriver {
     private void cancel(long ticket) {
         if (release(ticket) != null && !closed) {
             packager.cancel(ticket);
-            armTimer();
+            engineLoop.drain();
         }
     }
 
@@ -277,7 +286,8 @@ public final class PackagerDriver {
 
     // ---------------------------------------------------------------- the packager's outputs
 
-    private void drain() {
+    /** Carries out the packager's queued outputs; returns its next deadline. */
+    private long drainOutputs() {
         for (HlsEvent event; (event = packager.pollEvent()) != null; ) {
             switch (event) {
                 case HlsEvent.PlaylistReady ready -> releasePlaylists(ready);
@@ -288,7 +298,7 @@ public final class PackagerDriver {
                 case HlsEvent.StreamEnded ended -> media.accept(ended);
             }
         }
-        armTimer();
+        return packager.nextDeadlineNs();
     }
 
     /**
@@ -369,30 +379,6 @@ public final class PackagerDriver {
         }
     }
 
-    // ---------------------------------------------------------------- the one timer
-
-    /** Arms the one timer for the packager's next deadline, unless one already fires by then. */
-    private void armTimer() {
-        long deadline = packager.nextDeadlineNs();
-        if (closed || deadline == Long.MAX_VALUE || (timer != null && timerDeadlineNs <= deadline)) {
-            return; // a timer that fires early finds nothing due and re-arms for the later deadline
-        }
-        if (timer != null) {
-            timer.cancel(false);
-        }
-        timerDeadlineNs = deadline;
-        timer = loop.schedule(onTimer, Math.max(0, deadline - nowNs()), TimeUnit.NANOSECONDS);
-    }
-
-    private void onTimer() {
-        timer = null;
-        timerDeadlineNs = Long.MAX_VALUE;
-        if (!closed) {
-            packager.onTimeout(nowNs());
-            drain();
-        }
-    }
-
     // ---------------------------------------------------------------- the end
 
     /**
@@ -404,10 +390,7 @@ public final class PackagerDriver {
             return;
         }
         closed = true;
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
+        engineLoop.close();
         List<HeldRequest> left = new ArrayList<>(held.values());
         held.clear();
         for (HeldRequest request : left) {
