@@ -11,10 +11,10 @@ import io.tern.netty.websocket.WebSocketEndpoint;
 import io.tern.netty.websocket.WebSocketRequest;
 import io.tern.nostr.crypto.SchnorrVerifier;
 import io.tern.nostr.engine.Admission;
-import io.tern.nostr.engine.RelayConfig;
-import io.tern.nostr.engine.RelayCounters;
-import io.tern.nostr.engine.RelayEngine;
-import io.tern.nostr.engine.RelayOutput;
+import io.tern.nostr.engine.NostrConfig;
+import io.tern.nostr.engine.NostrCounters;
+import io.tern.nostr.engine.NostrEngine;
+import io.tern.nostr.engine.NostrOutput;
 import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import io.tern.nostr.store.StoreCompletionSink;
@@ -30,14 +30,14 @@ import java.util.function.LongSupplier;
 import org.agrona.collections.Long2ObjectHashMap;
 
 /**
- * The Nostr relay on Tern's WebSocket adapter: one {@link RelayEngine} for every connection, on
+ * The Nostr relay on Tern's WebSocket adapter: one {@link NostrEngine} for every connection, on
  * one event loop (the engine's), so subscriptions, rate limits and per-IP counts are relay-wide
  * and the engine takes no locks. Serve it on a port of its own ({@link NostrServer}) or on an HTTP
  * server's path ({@link NostrRoutes}); both use {@link #endpoint()}.
  *
  * <p>The adapter does I/O only. After every input (a message, an open or close, a store
- * completion, the timer) its {@link EngineLoop} drains {@link RelayEngine#poll()} until it is empty
- * and re-arms the one timer from {@link RelayEngine#nextDeadlineNs()}. A connection on the engine's own loop is driven
+ * completion, the timer) its {@link EngineLoop} drains {@link NostrEngine#poll()} until it is empty
+ * and re-arms the one timer from {@link NostrEngine#nextDeadlineNs()}. A connection on the engine's own loop is driven
  * directly, its message handed to the engine in the WebSocket engine's buffer; a connection on
  * another loop (an HTTP server with several threads, or {@code --threads} above 1) has each
  * message copied once and handed over as a task, and its sends of one drain go back as one task
@@ -56,14 +56,14 @@ public final class NostrRelay implements AutoCloseable {
         EventStore open(StoreCompletionSink sink) throws Exception;
     }
 
-    private final RelayConfig config;
+    private final NostrConfig config;
     private final EventLoop loop;
-    private final RelayEngine engine;
+    private final NostrEngine engine;
     private final EventStore store;
     private final WebSocketEndpoint endpoint;
-    private final RelayInformationResponses information;
+    private final NostrRelayInformationResponses information;
     /** The open connections the engine knows, by id; the engine's loop only. */
-    private final Long2ObjectHashMap<RelayConnection> connections = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<NostrConnection> connections = new Long2ObjectHashMap<>();
     /** Sends of the current drain for connections on other loops. */
     private final Map<EventLoop, List<RemoteSend>> remote = new IdentityHashMap<>();
 
@@ -71,10 +71,10 @@ public final class NostrRelay implements AutoCloseable {
     private ByteBuf sharedBody;
     private volatile boolean closed;
 
-    private record RemoteSend(RelayConnection target, byte[] head, ByteBuf body, byte[] tail) {}
+    private record RemoteSend(NostrConnection target, byte[] head, ByteBuf body, byte[] tail) {}
 
     private NostrRelay(
-            RelayConfig config,
+            NostrConfig config,
             EventLoop loop,
             StoreOpener opener,
             SchnorrVerifier verifier,
@@ -85,7 +85,7 @@ public final class NostrRelay implements AutoCloseable {
         this.loop = loop;
         this.store = opener.open(this::onCompletion);
         // Built off the loop, so the loop's ticker is read directly, not through its per-turn clock.
-        this.engine = new RelayEngine(
+        this.engine = new NostrEngine(
                 config,
                 store,
                 verifier,
@@ -103,8 +103,8 @@ public final class NostrRelay implements AutoCloseable {
                 engine.onTimeout(nowNs);
             }
         });
-        this.information = new RelayInformationResponses(config, version);
-        this.endpoint = new WebSocketEndpoint(RelayWebSocketConfig.of(config), new RelayAcceptor(this));
+        this.information = new NostrRelayInformationResponses(config, version);
+        this.endpoint = new WebSocketEndpoint(NostrWebSocketConfig.of(config), new NostrAcceptor(this));
     }
 
     /**
@@ -114,7 +114,7 @@ public final class NostrRelay implements AutoCloseable {
      * @param version the software version NIP-11 states
      */
     public static NostrRelay open(
-            RelayConfig config,
+            NostrConfig config,
             EventLoop loop,
             StoreOpener store,
             SchnorrVerifier verifier,
@@ -129,12 +129,12 @@ public final class NostrRelay implements AutoCloseable {
         return endpoint;
     }
 
-    public RelayConfig config() {
+    public NostrConfig config() {
         return config;
     }
 
     /** The engine's counters, readable from any thread. */
-    public RelayCounters counters() {
+    public NostrCounters counters() {
         return engine.counters();
     }
 
@@ -148,20 +148,20 @@ public final class NostrRelay implements AutoCloseable {
         return loop;
     }
 
-    RelayInformationResponses information() {
+    NostrRelayInformationResponses information() {
         return information;
     }
 
     /** Connections open now, as the engine counts them. */
     public long openConnections() {
-        RelayCounters c = engine.counters();
+        NostrCounters c = engine.counters();
         return c.connectionsOpened() - c.connectionsClosed();
     }
 
     // ---------------------------------------------------------------- inputs, on the engine's loop
 
     /** A WebSocket connection opened (its handshake completed). */
-    void onOpen(RelayConnection connection) {
+    void onOpen(NostrConnection connection) {
         if (!loop.inEventLoop()) {
             loop.execute(() -> onOpen(connection));
             return;
@@ -174,18 +174,18 @@ public final class NostrRelay implements AutoCloseable {
         if (admission == Admission.ACCEPTED) {
             connections.put(connection.id(), connection);
         } else {
-            connection.closeOnItsLoop(RelayEngine.CLOSE_SLOW_READER, "too many connections from your address");
+            connection.closeOnItsLoop(NostrEngine.CLOSE_SLOW_READER, "too many connections from your address");
         }
         drain();
     }
 
     /** A text message; {@code utf8} is only valid during the call on the engine's loop, else a copy. */
-    void onMessage(RelayConnection connection, byte[] utf8, int offset, int length) {
+    void onMessage(NostrConnection connection, byte[] utf8, int offset, int length) {
         engine.onMessage(connection.id(), utf8, offset, length, nowNs());
         drain();
     }
 
-    void onClose(RelayConnection connection) {
+    void onClose(NostrConnection connection) {
         if (!loop.inEventLoop()) {
             loop.execute(() -> onClose(connection));
             return;
@@ -197,7 +197,7 @@ public final class NostrRelay implements AutoCloseable {
     }
 
     /** What a connection has queued unsent, reported after sends that left it above the relay's cap. */
-    void onBacklog(RelayConnection connection, long queuedBytes) {
+    void onBacklog(NostrConnection connection, long queuedBytes) {
         if (!loop.inEventLoop()) {
             loop.execute(() -> onBacklog(connection, queuedBytes));
             return;
@@ -235,10 +235,10 @@ public final class NostrRelay implements AutoCloseable {
      */
     private long drainEngine() {
         try {
-            for (RelayOutput output = engine.poll(); output != null; output = engine.poll()) {
+            for (NostrOutput output = engine.poll(); output != null; output = engine.poll()) {
                 switch (output) {
-                    case RelayOutput.Send send -> send(send);
-                    case RelayOutput.Disconnect disconnect -> disconnect(disconnect);
+                    case NostrOutput.Send send -> send(send);
+                    case NostrOutput.Disconnect disconnect -> disconnect(disconnect);
                 }
             }
         } finally {
@@ -248,8 +248,8 @@ public final class NostrRelay implements AutoCloseable {
         return engine.nextDeadlineNs();
     }
 
-    private void send(RelayOutput.Send send) {
-        RelayConnection target = connections.get(send.connectionId());
+    private void send(NostrOutput.Send send) {
+        NostrConnection target = connections.get(send.connectionId());
         if (target != null) {
             ByteBuf body = body(send);
             if (target.loop() == loop) {
@@ -269,7 +269,7 @@ public final class NostrRelay implements AutoCloseable {
      * event the engine broadcasts to several subscriptions copied once into direct memory, which
      * every frame of that broadcast shares until its last send.
      */
-    private ByteBuf body(RelayOutput.Send send) {
+    private ByteBuf body(NostrOutput.Send send) {
         byte[] bytes = send.body();
         if (bytes.length == 0) {
             return Unpooled.EMPTY_BUFFER;
@@ -287,8 +287,8 @@ public final class NostrRelay implements AutoCloseable {
         }
     }
 
-    private void disconnect(RelayOutput.Disconnect disconnect) {
-        RelayConnection target = connections.remove(disconnect.connectionId());
+    private void disconnect(NostrOutput.Disconnect disconnect) {
+        NostrConnection target = connections.remove(disconnect.connectionId());
         if (target != null) {
             target.closeOnItsLoop(disconnect.closeCode(), disconnect.reason());
         }

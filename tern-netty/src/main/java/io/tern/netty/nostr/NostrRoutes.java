@@ -8,7 +8,7 @@ import io.tern.netty.http.CacheControl;
 import io.tern.netty.http.HttpExchange;
 import io.tern.netty.http.HttpReply;
 import io.tern.netty.http.HttpRoutes;
-import io.tern.nostr.info.RelayInformation;
+import io.tern.nostr.info.NostrRelayInformation;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,7 +35,7 @@ public final class NostrRoutes {
     private NostrRoutes() {}
 
     public static HttpRoutes.Builder mount(HttpRoutes.Builder routes, String path, NostrRelay relay) {
-        RelayInformationResponses information = relay.information();
+        NostrRelayInformationResponses information = relay.information();
         return routes.upgrade(path, "websocket", KIND, relay.endpoint())
                 .route(
                         Set.of(HttpMethod.GET, HttpMethod.OPTIONS),
@@ -44,25 +44,25 @@ public final class NostrRoutes {
                         exchange -> answer(exchange, information));
     }
 
-    private static void answer(HttpExchange exchange, RelayInformationResponses information) {
+    private static void answer(HttpExchange exchange, NostrRelayInformationResponses information) {
         if (exchange.method().equals(HttpMethod.OPTIONS)) {
             cors(exchange.reply(HttpResponseStatus.NO_CONTENT)).send();
             return;
         }
-        boolean json = RelayInformationResponses.wantsDocument(exchange.header(HttpHeaderNames.ACCEPT));
+        boolean json = NostrRelayInformationResponses.wantsDocument(exchange.header(HttpHeaderNames.ACCEPT));
         HttpReply reply = cors(exchange.reply(HttpResponseStatus.OK))
-                .contentType(json ? RelayInformation.MEDIA_TYPE : "text/plain; charset=utf-8")
+                .contentType(json ? NostrRelayInformation.MEDIA_TYPE : "text/plain; charset=utf-8")
                 .header(HttpHeaderNames.VARY, HttpHeaderNames.ACCEPT)
                 .cache(CacheControl.noStore());
         if (json) {
             reply.send(Unpooled.wrappedBuffer(information.document()));
         } else {
-            reply.send(RelayInformationResponses.PLAIN_TEXT);
+            reply.send(NostrRelayInformationResponses.PLAIN_TEXT);
         }
     }
 
     private static HttpReply cors(HttpReply reply) {
-        for (Map.Entry<String, String> header : RelayInformation.CORS_HEADERS.entrySet()) {
+        for (Map.Entry<String, String> header : NostrRelayInformation.CORS_HEADERS.entrySet()) {
             reply.header(header.getKey(), header.getValue());
         }
         return reply;

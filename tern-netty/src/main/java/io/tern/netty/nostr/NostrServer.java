@@ -4,7 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.websocket.WebSocketServer;
 import io.tern.nostr.crypto.SchnorrVerifier;
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -33,7 +33,7 @@ public final class NostrServer implements AutoCloseable {
     public static NostrServer start(
             InetSocketAddress address,
             int threads,
-            RelayConfig config,
+            NostrConfig config,
             NostrRelay.StoreOpener store,
             SchnorrVerifier verifier,
             LongSupplier epochSeconds,

@@ -12,7 +12,7 @@ import io.tern.netty.http.HttpRoutes;
 import io.tern.netty.http.HttpServer;
 import io.tern.netty.http.HttpService;
 import io.tern.netty.websocket.WebSocketClient;
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.testing.Keys;
 import io.tern.websocket.engine.WebSocketConfig;
@@ -41,7 +41,7 @@ class MountedRelayTest {
 
     @Test
     void theRelayServesItsPathOfAnHttpServerBesideOtherRoutes() throws Exception {
-        RelayConfig config = RelayConfig.defaults();
+        NostrConfig config = NostrConfig.defaults();
         EventLoopGroup loops = NettyTransports.newGroup(2, "test-origin");
         NostrRelay relay = NostrRelay.open(
                 config,
@@ -67,7 +67,7 @@ class MountedRelayTest {
         try (WebSocketClient client = new WebSocketClient(1, WebSocketConfig.defaults());
                 HttpClient http = HttpClient.newHttpClient()) {
             for (int i = 0; i < 2; i++) { // on both of the server's loops
-                try (RelayClient nostr = new RelayClient(client, URI.create("ws://" + base + "/nostr"))) {
+                try (NostrClient nostr = new NostrClient(client, URI.create("ws://" + base + "/nostr"))) {
                     long now = System.currentTimeMillis() / 1000;
                     Event auth = keys.sign(
                             now,

@@ -3,7 +3,7 @@ package io.tern.netty.nostr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.netty.websocket.WebSocketClient;
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.store.sqlite.SqliteEventStore;
 import io.tern.nostr.store.sqlite.SqliteStoreConfig;
@@ -48,11 +48,11 @@ class NostrRelayTest {
         }
     }
 
-    static NostrRelay.StoreOpener sqlite(Path file, RelayConfig config) {
+    static NostrRelay.StoreOpener sqlite(Path file, NostrConfig config) {
         return sink -> SqliteEventStore.open(SqliteStoreConfig.defaults(file), config.nip09(), sink, System::nanoTime);
     }
 
-    private void start(int threads, RelayConfig config) throws Exception {
+    private void start(int threads, NostrConfig config) throws Exception {
         server = NostrServer.start(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 threads,
@@ -106,10 +106,10 @@ class NostrRelayTest {
     @ParameterizedTest(name = "threads={0}")
     @ValueSource(ints = {1, 2})
     void eventsAreAcknowledgedStoredQueriedAndBroadcastAcrossConnections(int threads) throws Exception {
-        start(threads, RelayConfig.defaults());
+        start(threads, NostrConfig.defaults());
         // With two loops, consecutive connections land on different loops: a hand-off each way.
-        try (RelayClient publisher = new RelayClient(client, uri());
-                RelayClient live = new RelayClient(client, uri())) {
+        try (NostrClient publisher = new NostrClient(client, uri());
+                NostrClient live = new NostrClient(client, uri())) {
             assertThat(publisher.challenge).isNotEqualTo(live.challenge).hasSize(32);
             live.send("[\"REQ\",\"live\",{\"kinds\":[1],\"#t\":[\"tern\"]}]");
             assertThat(live.next()).isEqualTo("[\"EOSE\",\"live\"]");
@@ -119,7 +119,7 @@ class NostrRelayTest {
             assertThat(publisher.next()).isEqualTo("[\"OK\",\"" + event.id() + "\",true,\"\"]");
             assertThat(live.next()).isEqualTo("[\"EVENT\",\"live\"," + json(event) + "]");
 
-            try (RelayClient reader = new RelayClient(client, uri())) {
+            try (NostrClient reader = new NostrClient(client, uri())) {
                 reader.send("[\"REQ\",\"past\",{\"authors\":[\"" + ALICE.pubkey() + "\"]}]");
                 assertThat(reader.next()).isEqualTo("[\"EVENT\",\"past\"," + json(event) + "]");
                 assertThat(reader.next()).isEqualTo("[\"EOSE\",\"past\"]");
@@ -133,15 +133,15 @@ class NostrRelayTest {
 
     @Test
     void aBinaryMessageClosesTheConnectionWith1003() throws Exception {
-        start(1, RelayConfig.defaults());
-        RelayClient binary = new RelayClient(client, uri());
+        start(1, NostrConfig.defaults());
+        NostrClient binary = new NostrClient(client, uri());
         binary.sendBinary(new byte[] {1, 2, 3});
         assertThat(binary.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1003);
     }
 
     @Test
     void nip11AndCorsAreServedOnTheRelaysPort() throws Exception {
-        start(1, RelayConfig.builder().maxSubscriptions(7).build());
+        start(1, NostrConfig.builder().maxSubscriptions(7).build());
         try (HttpClient http = HttpClient.newHttpClient()) {
             URI url = URI.create("http://127.0.0.1:" + server.port() + "/");
             HttpResponse<String> document = nip11Document(http, url);
@@ -160,10 +160,10 @@ class NostrRelayTest {
 
     @Test
     void connectionsPastThePerIpLimitAreClosedWith1008AndCountedAsRefused() throws Exception {
-        start(1, RelayConfig.builder().maxConnectionsPerIp(2).build());
-        try (RelayClient first = new RelayClient(client, uri());
-                RelayClient second = new RelayClient(client, uri())) {
-            RelayClient third = RelayClient.unchallenged(client, uri());
+        start(1, NostrConfig.builder().maxConnectionsPerIp(2).build());
+        try (NostrClient first = new NostrClient(client, uri());
+                NostrClient second = new NostrClient(client, uri())) {
+            NostrClient third = NostrClient.unchallenged(client, uri());
             assertThat(third.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1008);
             assertThat(server.relay().counters().connectionsRefused()).isEqualTo(1);
             first.send("[\"REQ\",\"s\",{\"limit\":0}]");

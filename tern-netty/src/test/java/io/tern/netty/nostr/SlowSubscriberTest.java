@@ -3,7 +3,7 @@ package io.tern.netty.nostr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.netty.websocket.WebSocketClient;
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.testing.Keys;
 import io.tern.websocket.engine.Frames;
@@ -37,7 +37,7 @@ class SlowSubscriberTest {
 
     @Test
     void aSubscriberThatStopsReadingIsDisconnectedAtTheCapAndTheOthersGetEveryEvent() throws Exception {
-        RelayConfig config = RelayConfig.builder()
+        NostrConfig config = NostrConfig.builder()
                 .maxOutboundBytes(256 * 1024)
                 .eventRatePerIp(0, 1)
                 .eventRatePerPubkey(0, 1)
@@ -62,8 +62,8 @@ class SlowSubscriberTest {
                     true, 0, Opcode.TEXT, "[\"REQ\",\"all\",{\"kinds\":[20001]}]".getBytes(StandardCharsets.UTF_8)));
             out.flush();
 
-            RelayClient reader = new RelayClient(client, uri);
-            RelayClient publisher = new RelayClient(client, uri);
+            NostrClient reader = new NostrClient(client, uri);
+            NostrClient publisher = new NostrClient(client, uri);
             reader.send("[\"REQ\",\"all\",{\"kinds\":[20001]}]");
             assertThat(reader.next()).isEqualTo("[\"EOSE\",\"all\"]");
             String content = "x".repeat(CONTENT_CHARS);

@@ -3,9 +3,9 @@ package io.tern.nostr.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tern.nostr.engine.RelayConfig;
-import io.tern.nostr.engine.RelayEngine;
-import io.tern.nostr.engine.RelayOutput;
+import io.tern.nostr.engine.NostrConfig;
+import io.tern.nostr.engine.NostrEngine;
+import io.tern.nostr.engine.NostrOutput;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.event.SerializedEvent;
 import io.tern.nostr.filter.Filter;
@@ -174,8 +174,8 @@ class SqliteEventStoreTest {
         LinkedBlockingQueue<StoreCompletion> completions = new LinkedBlockingQueue<>();
         FakeClock clock = new FakeClock();
         try (SqliteEventStore store = SqliteEventStore.open(config(), true, completions::add, System::nanoTime)) {
-            RelayEngine engine = new RelayEngine(
-                    RelayConfig.defaults(), store, Keys.secp(), clock::epochSeconds, new Random(1), clock.nowNs());
+            NostrEngine engine = new NostrEngine(
+                    NostrConfig.defaults(), store, Keys.secp(), clock::epochSeconds, new Random(1), clock.nowNs());
             engine.onOpen(1, "127.0.0.1", "localhost:7777", clock.nowNs());
             drain(engine);
             long now = clock.epochSeconds();
@@ -198,23 +198,23 @@ class SqliteEventStoreTest {
         }
     }
 
-    private static void send(RelayEngine engine, String text, FakeClock clock) {
+    private static void send(NostrEngine engine, String text, FakeClock clock) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
         engine.onMessage(1, b, 0, b.length, clock.nowNs());
     }
 
-    private static List<String> drain(RelayEngine engine) {
+    private static List<String> drain(NostrEngine engine) {
         List<String> out = new ArrayList<>();
-        RelayOutput o;
+        NostrOutput o;
         while ((o = engine.poll()) != null) {
-            out.add(((RelayOutput.Send) o).text());
+            out.add(((NostrOutput.Send) o).text());
         }
         return out;
     }
 
     /** Feeds completions until {@code n} messages of type {@code verb} have come out; returns everything sent. */
     private static List<String> pumpUntil(
-            RelayEngine engine, LinkedBlockingQueue<StoreCompletion> completions, FakeClock clock, int n, String verb)
+            NostrEngine engine, LinkedBlockingQueue<StoreCompletion> completions, FakeClock clock, int n, String verb)
             throws InterruptedException {
         List<String> out = new ArrayList<>(drain(engine));
         while (out.stream().filter(m -> m.startsWith("[\"" + verb + "\"")).count() < n) {

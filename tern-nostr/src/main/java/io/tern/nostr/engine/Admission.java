@@ -1,6 +1,6 @@
 package io.tern.nostr.engine;
 
-/** The engine's answer to a new connection ({@link RelayEngine#onOpen}). */
+/** The engine's answer to a new connection ({@link NostrEngine#onOpen}). */
 public enum Admission {
     /** Open; the AUTH challenge is queued. */
     ACCEPTED,

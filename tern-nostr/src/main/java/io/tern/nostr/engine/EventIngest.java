@@ -16,11 +16,11 @@ import org.agrona.collections.Long2ObjectHashMap;
  * only a committed (or ephemeral) event is broadcast. Owns the table of writes in flight.
  */
 final class EventIngest {
-    private final RelayConfig config;
+    private final NostrConfig config;
     private final EventStore store;
     private final SchnorrVerifier verifier;
     private final Outbox out;
-    private final RelayCounters counters;
+    private final NostrCounters counters;
     private final Subscriptions subscriptions;
     private final RequestIds requestIds;
     private final EventPolicy policy;
@@ -32,11 +32,11 @@ final class EventIngest {
     private record PendingWrite(Connection connection, Event event) {}
 
     EventIngest(
-            RelayConfig config,
+            NostrConfig config,
             EventStore store,
             SchnorrVerifier verifier,
             Outbox out,
-            RelayCounters counters,
+            NostrCounters counters,
             Subscriptions subscriptions,
             RequestIds requestIds) {
         this.config = config;
@@ -54,14 +54,14 @@ final class EventIngest {
     }
 
     void onEvent(Connection c, Event e, long nowNs, long nowSeconds) {
-        RelayCounters.inc(counters.eventsReceived);
+        NostrCounters.inc(counters.eventsReceived);
         String refusal = refusal(c, e, nowNs, nowSeconds);
         if (refusal != null) {
             answer(c, e.id(), false, refusal);
             return;
         }
         if (e.kindClass() == KindClass.EPHEMERAL) {
-            RelayCounters.inc(counters.eventsEphemeral);
+            NostrCounters.inc(counters.eventsEphemeral);
             out.ok(c, e.id(), true, "");
             subscriptions.broadcast(e);
             return;
@@ -105,12 +105,12 @@ final class EventIngest {
             refusal = AuthCheck.problem(e, c, config.publicUrl(), nowSeconds, config.authWindowSeconds());
         }
         if (refusal != null) {
-            RelayCounters.inc(counters.authRejected);
+            NostrCounters.inc(counters.authRejected);
             out.ok(c, e.id(), false, refusal);
             return;
         }
         c.authenticate(e.pubkey());
-        RelayCounters.inc(counters.authAccepted);
+        NostrCounters.inc(counters.authAccepted);
         out.ok(c, e.id(), true, "");
     }
 
@@ -123,7 +123,7 @@ final class EventIngest {
         Event e = p.event();
         switch (w.outcome()) {
             case STORED -> {
-                RelayCounters.inc(counters.eventsStored);
+                NostrCounters.inc(counters.eventsStored);
                 if (c.open) {
                     out.ok(c, e.id(), true, "");
                 }

@@ -6,9 +6,9 @@ import io.tern.nostr.message.Prefix;
 
 /** The relay's rules for an incoming event beyond its form: size, time window, kind, expiry. */
 final class EventPolicy {
-    private final RelayConfig config;
+    private final NostrConfig config;
 
-    EventPolicy(RelayConfig config) {
+    EventPolicy(NostrConfig config) {
         this.config = config;
     }
 

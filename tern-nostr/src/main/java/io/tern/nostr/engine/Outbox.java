@@ -2,20 +2,20 @@ package io.tern.nostr.engine;
 
 import io.tern.nostr.event.SerializedEvent;
 import io.tern.nostr.json.JsonWriter;
-import io.tern.nostr.message.RelayMessages;
+import io.tern.nostr.message.NostrMessages;
 import java.util.ArrayDeque;
 
 /** The engine's output queue and the messages it writes into it; the adapter drains it. */
 final class Outbox {
-    private final ArrayDeque<RelayOutput> queue = new ArrayDeque<>();
+    private final ArrayDeque<NostrOutput> queue = new ArrayDeque<>();
     private final JsonWriter writer = new JsonWriter(1024);
-    private final RelayCounters counters;
+    private final NostrCounters counters;
 
-    Outbox(RelayCounters counters) {
+    Outbox(NostrCounters counters) {
         this.counters = counters;
     }
 
-    RelayOutput poll() {
+    NostrOutput poll() {
         return queue.pollFirst();
     }
 
@@ -28,28 +28,28 @@ final class Outbox {
     }
 
     void ok(Connection c, String eventId, boolean accepted, String message) {
-        send(c, RelayMessages.ok(writer, eventId, accepted, message));
+        send(c, NostrMessages.ok(writer, eventId, accepted, message));
     }
 
     void closed(Connection c, String subscriptionId, String message) {
-        send(c, RelayMessages.closed(writer, subscriptionId, message));
+        send(c, NostrMessages.closed(writer, subscriptionId, message));
     }
 
     void eose(Connection c, String subscriptionId) {
-        send(c, RelayMessages.eose(writer, subscriptionId));
+        send(c, NostrMessages.eose(writer, subscriptionId));
     }
 
     void notice(Connection c, String message) {
-        RelayCounters.inc(counters.notices);
-        send(c, RelayMessages.notice(writer, message));
+        NostrCounters.inc(counters.notices);
+        send(c, NostrMessages.notice(writer, message));
     }
 
     void count(Connection c, String subscriptionId, long count) {
-        send(c, RelayMessages.count(writer, subscriptionId, count));
+        send(c, NostrMessages.count(writer, subscriptionId, count));
     }
 
     void authChallenge(Connection c) {
-        send(c, RelayMessages.authChallenge(writer, c.challenge));
+        send(c, NostrMessages.authChallenge(writer, c.challenge));
     }
 
     /** {@code ["EVENT",<subscription id>,<event>]} without copying the event's JSON. */
@@ -59,14 +59,14 @@ final class Outbox {
 
     /** One send of a broadcast: {@code left} of them, this one included, carry {@code e} from here on. */
     void broadcast(Subscription s, SerializedEvent e, int left) {
-        queue.addLast(new RelayOutput.Send(s.connection.id, s.eventHead, e.json(), RelayMessages.eventTail(), left));
+        queue.addLast(new NostrOutput.Send(s.connection.id, s.eventHead, e.json(), NostrMessages.eventTail(), left));
     }
 
     void disconnect(long connectionId, int closeCode, String reason) {
-        queue.addLast(new RelayOutput.Disconnect(connectionId, closeCode, reason));
+        queue.addLast(new NostrOutput.Disconnect(connectionId, closeCode, reason));
     }
 
     private void send(Connection c, byte[] message) {
-        queue.addLast(new RelayOutput.Send(c.id, message, RelayOutput.Send.NONE, RelayOutput.Send.NONE, 0));
+        queue.addLast(new NostrOutput.Send(c.id, message, NostrOutput.Send.NONE, NostrOutput.Send.NONE, 0));
     }
 }

@@ -6,8 +6,8 @@ import io.tern.nostr.filter.Filter;
 import io.tern.nostr.limit.RateLimiter;
 import io.tern.nostr.live.LiveIndex;
 import io.tern.nostr.message.ClientMessage;
+import io.tern.nostr.message.NostrMessages;
 import io.tern.nostr.message.Prefix;
-import io.tern.nostr.message.RelayMessages;
 import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import java.util.ArrayDeque;
@@ -22,10 +22,10 @@ import org.agrona.collections.Long2ObjectHashMap;
  * once so nothing committed while the query runs is missed. Owns the query and count tables.
  */
 final class Subscriptions {
-    private final RelayConfig config;
+    private final NostrConfig config;
     private final EventStore store;
     private final Outbox out;
-    private final RelayCounters counters;
+    private final NostrCounters counters;
     private final LongSupplier storeSeconds;
     private final RequestIds requestIds;
     private final RateLimiter reqsPerIp;
@@ -44,10 +44,10 @@ final class Subscriptions {
      *     off, so that nothing counts as expired)
      */
     Subscriptions(
-            RelayConfig config,
+            NostrConfig config,
             EventStore store,
             Outbox out,
-            RelayCounters counters,
+            NostrCounters counters,
             LongSupplier storeSeconds,
             RequestIds requestIds) {
         this.config = config;
@@ -64,7 +64,7 @@ final class Subscriptions {
         remove(c, id);
         String refusal = refusal(c, nowNs);
         if (refusal != null) {
-            RelayCounters.inc(counters.subscriptionsRefused);
+            NostrCounters.inc(counters.subscriptionsRefused);
             out.closed(c, id, refusal);
             return;
         }
@@ -78,11 +78,11 @@ final class Subscriptions {
                 stored.add(clamped);
             }
         }
-        Subscription s = new Subscription(c, id, filters, RelayMessages.eventHead(out.writer(), id), nowNs);
+        Subscription s = new Subscription(c, id, filters, NostrMessages.eventHead(out.writer(), id), nowNs);
         c.subscriptions.put(id, s);
         live.add(s, filters);
-        RelayCounters.inc(counters.subscriptionsOpened);
-        RelayCounters.inc(counters.subscriptionsOpen);
+        NostrCounters.inc(counters.subscriptionsOpened);
+        NostrCounters.inc(counters.subscriptionsOpen);
         if (stored.isEmpty()) {
             endStoredPhase(s, nowNs);
             return;
@@ -109,7 +109,7 @@ final class Subscriptions {
         List<Filter> filters =
                 count.filters().stream().filter(f -> !f.isEmpty()).toList();
         if (filters.isEmpty()) {
-            RelayCounters.inc(counters.counts);
+            NostrCounters.inc(counters.counts);
             out.count(c, id, 0);
             return;
         }
@@ -151,7 +151,7 @@ final class Subscriptions {
             store.cancel(s.queryRequestId);
             s.endQuery();
         }
-        RelayCounters.dec(counters.subscriptionsOpen);
+        NostrCounters.dec(counters.subscriptionsOpen);
     }
 
     private void cancelCount(Connection c, String subscriptionId) {
@@ -180,7 +180,7 @@ final class Subscriptions {
         for (SerializedEvent e : batch.events()) {
             if (s.sentDuringQuery.add(e.id())) {
                 out.event(s, e);
-                RelayCounters.inc(counters.storedDeliveries);
+                NostrCounters.inc(counters.storedDeliveries);
             }
         }
         if (batch.done()) {
@@ -195,7 +195,7 @@ final class Subscriptions {
             return;
         }
         p.connection().counts.remove(p.subscriptionId());
-        RelayCounters.inc(counters.counts);
+        NostrCounters.inc(counters.counts);
         out.count(p.connection(), p.subscriptionId(), counted.count());
     }
 
@@ -217,7 +217,7 @@ final class Subscriptions {
     private void endStoredPhase(Subscription s, long nowNs) {
         s.endQuery();
         out.eose(s.connection, s.id);
-        RelayCounters.inc(counters.queries);
+        NostrCounters.inc(counters.queries);
         counters.queryTime(nowNs - s.startedNs);
     }
 
@@ -234,10 +234,10 @@ final class Subscriptions {
         }
         for (int i = 0; i < recipients; i++) {
             out.broadcast(matched.get(i), e, recipients - i);
-            RelayCounters.inc(counters.liveDeliveries);
+            NostrCounters.inc(counters.liveDeliveries);
         }
         matched.clear();
-        RelayCounters.inc(counters.eventsBroadcast);
+        NostrCounters.inc(counters.eventsBroadcast);
     }
 
     long nextDeadlineNs() {
@@ -259,7 +259,7 @@ final class Subscriptions {
             Subscription s = queries.remove(requestId);
             if (s != null) {
                 store.cancel(requestId);
-                RelayCounters.inc(counters.queriesTimedOut);
+                NostrCounters.inc(counters.queriesTimedOut);
                 // Fewer stored events than asked for is allowed (NIP-01); the subscription stays live.
                 endStoredPhase(s, nowNs);
                 continue;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.event.Event;
 import io.tern.nostr.testing.Keys;
-import io.tern.nostr.testing.RelayHarness;
+import io.tern.nostr.testing.NostrHarness;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 class AuthTest {
     private final Keys alice = Keys.fromSeed(1);
 
-    private record Client(RelayHarness relay, long conn, String challenge) {}
+    private record Client(NostrHarness relay, long conn, String challenge) {}
 
-    private static Client connect(RelayConfig config) {
-        RelayHarness relay = new RelayHarness(config);
+    private static Client connect(NostrConfig config) {
+        NostrHarness relay = new NostrHarness(config);
         long conn = relay.connect();
         List<Object> auth = relay.takeOne(conn);
         return new Client(relay, conn, relay.challengeOf(auth));
@@ -32,7 +32,7 @@ class AuthTest {
 
     @Test
     void everyConnectionGetsItsOwnChallenge() {
-        RelayHarness relay = RelayHarness.withDefaults();
+        NostrHarness relay = NostrHarness.withDefaults();
         long a = relay.connect("192.0.2.1");
         long b = relay.connect("192.0.2.2");
         String ca = relay.challengeOf(relay.takeOne(a));
@@ -42,7 +42,7 @@ class AuthTest {
 
     @Test
     void authIsAcceptedEvenWhenNothingRequiresIt() {
-        Client c = connect(RelayConfig.defaults());
+        Client c = connect(NostrConfig.defaults());
         Event e = authEvent(c, "ws://relay.test:7777", c.challenge, c.relay.clock.epochSeconds());
         assertThat(auth(c, e)).containsExactly("OK", e.id(), true, "");
         assertThat(c.relay.engine.counters().authAccepted()).isEqualTo(1);
@@ -50,7 +50,7 @@ class AuthTest {
 
     @Test
     void theRelayUrlMustNameTheHostThePortAndTheConfiguredPath() {
-        Client c = connect(RelayConfig.defaults());
+        Client c = connect(NostrConfig.defaults());
         long now = c.relay.clock.epochSeconds();
         for (String good : List.of("ws://relay.test:7777", "wss://RELAY.test:7777/", "ws://relay.test:7777/nostr")) {
             assertThat(auth(c, authEvent(c, good, c.challenge, now)).get(2))
@@ -76,7 +76,7 @@ class AuthTest {
     @Test
     void aConfiguredPublicUrlIsWhatCounts() {
         Client c = connect(
-                RelayConfig.builder().publicUrl("wss://nostr.example.com/relay").build());
+                NostrConfig.builder().publicUrl("wss://nostr.example.com/relay").build());
         long now = c.relay.clock.epochSeconds();
         assertThat(auth(c, authEvent(c, "ws://relay.test:7777", c.challenge, now))
                         .get(2))
@@ -91,7 +91,7 @@ class AuthTest {
 
     @Test
     void theChallengeAndCreatedAtWindowAreChecked() {
-        Client c = connect(RelayConfig.defaults());
+        Client c = connect(NostrConfig.defaults());
         long now = c.relay.clock.epochSeconds();
         assertThat(auth(c, authEvent(c, "ws://relay.test:7777", "other", now)).get(3))
                 .isEqualTo("invalid: AUTH challenge does not match this connection's");
@@ -108,7 +108,7 @@ class AuthTest {
 
     @Test
     void aForgedOrWrongKindAuthIsRejected() {
-        Client c = connect(RelayConfig.defaults());
+        Client c = connect(NostrConfig.defaults());
         long now = c.relay.clock.epochSeconds();
         Event good = authEvent(c, "ws://relay.test:7777", c.challenge, now);
         Event forged = Event.of(good.id(), Keys.fromSeed(9).pubkey(), now, 22242, good.tags(), "", good.sig());
@@ -120,7 +120,7 @@ class AuthTest {
 
     @Test
     void authEventsAreNeverStoredNorBroadcast() {
-        Client c = connect(RelayConfig.defaults());
+        Client c = connect(NostrConfig.defaults());
         long listener = c.relay.connect("192.0.2.50");
         c.relay.take(listener);
         c.relay.send(listener, "[\"REQ\",\"all\",{\"limit\":0}]");
@@ -132,7 +132,7 @@ class AuthTest {
 
     @Test
     void writeModeRequiresAuthForEventsOnly() {
-        Client c = connect(RelayConfig.builder().authMode(AuthMode.WRITE).build());
+        Client c = connect(NostrConfig.builder().authMode(AuthMode.WRITE).build());
         long now = c.relay.clock.epochSeconds();
         Event note = alice.sign(now, 1, List.of(), "hi");
         c.relay.publish(c.conn, note);
@@ -152,7 +152,7 @@ class AuthTest {
 
     @Test
     void readModeRequiresAuthForReqAndCount() {
-        Client c = connect(RelayConfig.builder().authMode(AuthMode.READ).build());
+        Client c = connect(NostrConfig.builder().authMode(AuthMode.READ).build());
         long now = c.relay.clock.epochSeconds();
         c.relay.send(c.conn, "[\"REQ\",\"r\",{}]");
         assertThat(c.relay.takeOne(c.conn))
@@ -169,7 +169,7 @@ class AuthTest {
 
     @Test
     void allModeRequiresBoth() {
-        Client c = connect(RelayConfig.builder().authMode(AuthMode.ALL).build());
+        Client c = connect(NostrConfig.builder().authMode(AuthMode.ALL).build());
         Event note = alice.sign(c.relay.clock.epochSeconds(), 1, List.of(), "x");
         c.relay.publish(c.conn, note);
         assertThat((String) c.relay.takeOne(c.conn).get(3)).startsWith("auth-required:");
@@ -179,7 +179,7 @@ class AuthTest {
 
     @Test
     void authenticationIsPerConnection() {
-        Client c = connect(RelayConfig.builder().authMode(AuthMode.WRITE).build());
+        Client c = connect(NostrConfig.builder().authMode(AuthMode.WRITE).build());
         long now = c.relay.clock.epochSeconds();
         auth(c, authEvent(c, "ws://relay.test:7777", c.challenge, now));
         long other = c.relay.connect("192.0.2.77");

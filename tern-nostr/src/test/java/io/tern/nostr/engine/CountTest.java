@@ -3,7 +3,7 @@ package io.tern.nostr.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.testing.Keys;
-import io.tern.nostr.testing.RelayHarness;
+import io.tern.nostr.testing.NostrHarness;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,7 +15,7 @@ class CountTest {
 
     @Test
     void countsDistinctStoredEventsMatchingAnyFilter() {
-        RelayHarness relay = RelayHarness.withDefaults();
+        NostrHarness relay = NostrHarness.withDefaults();
         long c = relay.client("192.0.2.1");
         long now = relay.clock.epochSeconds();
         for (int i = 0; i < 5; i++) {
@@ -32,7 +32,7 @@ class CountTest {
 
     @Test
     void countCanBeSwitchedOff() {
-        RelayHarness relay = new RelayHarness(RelayConfig.builder().nip45(false).build());
+        NostrHarness relay = new NostrHarness(NostrConfig.builder().nip45(false).build());
         long c = relay.client("192.0.2.1");
         relay.send(c, "[\"COUNT\",\"n\",{}]");
         assertThat(relay.takeOne(c))
@@ -41,7 +41,7 @@ class CountTest {
 
     @Test
     void aCountThatTakesTooLongIsClosed() {
-        RelayHarness relay = RelayHarness.withDefaults();
+        NostrHarness relay = NostrHarness.withDefaults();
         long c = relay.client("192.0.2.1");
         relay.autoSettle = false;
         relay.send(c, "[\"COUNT\",\"n\",{}]");

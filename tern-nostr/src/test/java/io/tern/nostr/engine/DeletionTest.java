@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.event.Event;
 import io.tern.nostr.testing.Keys;
-import io.tern.nostr.testing.RelayHarness;
+import io.tern.nostr.testing.NostrHarness;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -58,8 +58,8 @@ class DeletionTest extends ClientFixture {
 
     @Test
     void withNip09OffAKind5IsJustAnEvent() {
-        RelayHarness off = new RelayHarness(
-                RelayConfig.builder().nip09(false).build(), new io.tern.nostr.store.MemoryEvents(false));
+        NostrHarness off = new NostrHarness(
+                NostrConfig.builder().nip09(false).build(), new io.tern.nostr.store.MemoryEvents(false));
         long c = off.client("192.0.2.1");
         Event note = alice.sign(now - 1, 1, List.of(), "stays");
         off.publish(c, note);

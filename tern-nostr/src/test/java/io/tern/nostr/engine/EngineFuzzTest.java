@@ -6,7 +6,7 @@ import io.tern.nostr.event.Event;
 import io.tern.nostr.message.Prefix;
 import io.tern.nostr.testing.Generators;
 import io.tern.nostr.testing.Keys;
-import io.tern.nostr.testing.RelayHarness;
+import io.tern.nostr.testing.NostrHarness;
 import io.tern.nostr.testing.TestJson;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +43,7 @@ class EngineFuzzTest {
     @Property(tries = 40)
     void randomSessions(@ForAll long seed) {
         Random r = new Random(seed);
-        RelayHarness relay = RelayHarness.withDefaults();
+        NostrHarness relay = NostrHarness.withDefaults();
         relay.autoSettle = false;
         long[] conns = {relay.connect("192.0.2.1"), relay.connect("192.0.2.2"), relay.connect("192.0.2.3")};
         for (long c : conns) {

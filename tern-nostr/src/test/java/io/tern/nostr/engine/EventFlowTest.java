@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.message.Prefix;
 import io.tern.nostr.testing.Keys;
-import io.tern.nostr.testing.RelayHarness;
+import io.tern.nostr.testing.NostrHarness;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -122,8 +122,8 @@ class EventFlowTest extends ClientFixture {
 
     @Test
     void tooManyTagsIsInvalid() {
-        RelayHarness small =
-                new RelayHarness(RelayConfig.builder().maxEventTags(2).build());
+        NostrHarness small =
+                new NostrHarness(NostrConfig.builder().maxEventTags(2).build());
         long c = small.client("192.0.2.1");
         Event e = alice.sign(now, 1, List.of(List.of("t", "a"), List.of("t", "b"), List.of("t", "c")), "");
         small.publish(c, e);
@@ -146,8 +146,8 @@ class EventFlowTest extends ClientFixture {
 
     @Test
     void anOversizedMessageGetsANotice() {
-        RelayHarness small =
-                new RelayHarness(RelayConfig.builder().maxMessageBytes(1024).build());
+        NostrHarness small =
+                new NostrHarness(NostrConfig.builder().maxMessageBytes(1024).build());
         long c = small.client("192.0.2.1");
         Event e = alice.sign(now, 1, List.of(), "x".repeat(2000));
         small.publish(c, e);

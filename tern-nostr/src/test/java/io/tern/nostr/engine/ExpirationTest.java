@@ -3,7 +3,7 @@ package io.tern.nostr.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.event.Event;
-import io.tern.nostr.testing.RelayHarness;
+import io.tern.nostr.testing.NostrHarness;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +47,7 @@ class ExpirationTest extends ClientFixture {
 
     @Test
     void withNip40OffExpirationIsIgnored() {
-        RelayHarness off = new RelayHarness(RelayConfig.builder().nip40(false).build());
+        NostrHarness off = new NostrHarness(NostrConfig.builder().nip40(false).build());
         long c = off.client("192.0.2.1");
         Event e = expiring(now - 1);
         off.publish(c, e);

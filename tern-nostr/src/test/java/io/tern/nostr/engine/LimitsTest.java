@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.message.Prefix;
 import io.tern.nostr.testing.Keys;
-import io.tern.nostr.testing.RelayHarness;
+import io.tern.nostr.testing.NostrHarness;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class LimitsTest {
     @Test
     void tenThousandSubscriptionsOnOneConnection() {
-        RelayHarness relay = withRates();
+        NostrHarness relay = withRates();
         long greedy = relay.client("192.0.2.1");
         long bystander = relay.client("192.0.2.2");
         for (int i = 0; i < 10_000; i++) {
@@ -43,8 +43,8 @@ class LimitsTest {
     }
 
     /** The rates these tests count against (the defaults are larger). */
-    private static RelayHarness withRates() {
-        return new RelayHarness(RelayConfig.builder()
+    private static NostrHarness withRates() {
+        return new NostrHarness(NostrConfig.builder()
                 .eventRatePerIp(50, 200)
                 .eventRatePerPubkey(20, 100)
                 .reqRatePerIp(20, 200)
@@ -53,7 +53,7 @@ class LimitsTest {
 
     @Test
     void aFloodOfEventsFromOneAddressIsRateLimited() {
-        RelayHarness relay = withRates();
+        NostrHarness relay = withRates();
         long flooder = relay.client("198.51.100.1");
         long neighbour = relay.client("198.51.100.2");
         long now = relay.clock.epochSeconds();
@@ -96,7 +96,7 @@ class LimitsTest {
 
     @Test
     void onePubkeyIsRateLimitedAcrossAddresses() {
-        RelayHarness relay = withRates();
+        NostrHarness relay = withRates();
         Keys spammer = Keys.fromSeed(1);
         long now = relay.clock.epochSeconds();
         int accepted = 0;
@@ -118,8 +118,8 @@ class LimitsTest {
 
     @Test
     void reqsAreRateLimitedPerAddress() {
-        RelayHarness relay =
-                new RelayHarness(RelayConfig.builder().reqRatePerIp(1, 3).build());
+        NostrHarness relay =
+                new NostrHarness(NostrConfig.builder().reqRatePerIp(1, 3).build());
         long c = relay.client("192.0.2.1");
         for (int i = 0; i < 3; i++) {
             relay.send(c, "[\"REQ\",\"same\",{\"limit\":0}]");
@@ -134,7 +134,7 @@ class LimitsTest {
 
     @Test
     void connectionsPerAddressAreCounted() {
-        RelayHarness relay = RelayHarness.withDefaults();
+        NostrHarness relay = NostrHarness.withDefaults();
         for (int i = 1; i <= 64; i++) {
             assertThat(relay.open(i, "192.0.2.10", "h")).isEqualTo(Admission.ACCEPTED);
         }
@@ -150,7 +150,7 @@ class LimitsTest {
 
     @Test
     void aSlowReaderIsDisconnectedAndForgotten() {
-        RelayHarness relay = RelayHarness.withDefaults();
+        NostrHarness relay = NostrHarness.withDefaults();
         long slow = relay.connect("192.0.2.1");
         relay.take(slow);
         relay.send(slow, "[\"REQ\",\"s\",{\"limit\":0}]");
@@ -160,9 +160,9 @@ class LimitsTest {
         assertThat(relay.disconnect(slow)).isNull();
         relay.engine.onBacklog(slow, 4L * 1024 * 1024 + 1, relay.clock.nowNs());
         relay.drain();
-        RelayOutput.Disconnect d = relay.disconnect(slow);
+        NostrOutput.Disconnect d = relay.disconnect(slow);
         assertThat(d).isNotNull();
-        assertThat(d.closeCode()).isEqualTo(RelayEngine.CLOSE_SLOW_READER);
+        assertThat(d.closeCode()).isEqualTo(NostrEngine.CLOSE_SLOW_READER);
         assertThat(relay.engine.counters().slowReaderDisconnects()).isEqualTo(1);
         assertThat(relay.engine.counters().subscriptionsOpen()).isZero();
         assertThat(relay.engine.connectionCount()).isZero();
@@ -173,7 +173,7 @@ class LimitsTest {
 
     @Test
     void messagesForUnknownConnectionsAreIgnored() {
-        RelayHarness relay = RelayHarness.withDefaults();
+        NostrHarness relay = NostrHarness.withDefaults();
         relay.send(42, "[\"REQ\",\"t\",{}]");
         relay.engine.onClose(42, relay.clock.nowNs());
         relay.engine.onBacklog(42, Long.MAX_VALUE, relay.clock.nowNs());

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.event.Event;
 import io.tern.nostr.testing.Keys;
-import io.tern.nostr.testing.RelayHarness;
+import io.tern.nostr.testing.NostrHarness;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +15,7 @@ class LiveFanoutTest {
 
     @Test
     void anEphemeralEventReachesAThousandSubscribersOnceEachSharingOneBody() {
-        RelayHarness relay = RelayHarness.withDefaults();
+        NostrHarness relay = NostrHarness.withDefaults();
         String room = "b".repeat(64);
         long[] subscribers = new long[1000];
         for (int i = 0; i < subscribers.length; i++) {
@@ -40,9 +40,9 @@ class LiveFanoutTest {
         relay.engine.onMessage(publisher, msg, 0, msg.length, relay.clock.nowNs());
         Map<byte[], Boolean> bodies = new IdentityHashMap<>();
         int deliveries = 0;
-        RelayOutput o;
+        NostrOutput o;
         while ((o = relay.engine.poll()) != null) {
-            RelayOutput.Send send = (RelayOutput.Send) o;
+            NostrOutput.Send send = (NostrOutput.Send) o;
             if (send.connectionId() == publisher) {
                 assertThat(send.text()).isEqualTo("[\"OK\",\"" + offer.id() + "\",true,\"\"]");
                 continue;
@@ -65,7 +65,7 @@ class LiveFanoutTest {
 
     @Test
     void eachSubscriptionOfAConnectionGetsItsOwnCopy() {
-        RelayHarness relay = RelayHarness.withDefaults();
+        NostrHarness relay = NostrHarness.withDefaults();
         long c = relay.connect();
         relay.send(c, "[\"REQ\",\"a\",{\"authors\":[\"" + peer.pubkey() + "\"],\"limit\":0}]");
         relay.send(c, "[\"REQ\",\"b\",{\"kinds\":[1],\"limit\":0}]");
@@ -79,7 +79,7 @@ class LiveFanoutTest {
 
     @Test
     void onlyALiveBroadcastCountsItsSends() {
-        RelayHarness relay = RelayHarness.withDefaults();
+        NostrHarness relay = NostrHarness.withDefaults();
         long publisher = relay.client("10.0.0.3");
         long live = relay.subscriber("10.0.0.4", "live", "{\"kinds\":[1],\"limit\":0}");
         long other = relay.subscriber("10.0.0.5", "live", "{\"kinds\":[1],\"limit\":0}");
@@ -96,7 +96,7 @@ class LiveFanoutTest {
         assertThat(relay.take(late)).hasSize(2);
         assertThat(relay.sends)
                 .as("a stored event answers one query: no broadcast")
-                .extracting(RelayOutput.Send::broadcastLeft)
+                .extracting(NostrOutput.Send::broadcastLeft)
                 .containsOnly(0);
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.event.Event;
 import io.tern.nostr.testing.Keys;
-import io.tern.nostr.testing.RelayHarness;
+import io.tern.nostr.testing.NostrHarness;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -15,14 +15,14 @@ import org.junit.jupiter.api.Test;
 class ReqTest {
     private final Keys alice = Keys.fromSeed(1);
     private final Keys bob = Keys.fromSeed(2);
-    private RelayHarness relay;
+    private NostrHarness relay;
     private long writer;
     private long reader;
     private long now;
 
     @BeforeEach
     void setUp() {
-        relay = RelayHarness.withDefaults();
+        relay = NostrHarness.withDefaults();
         writer = relay.connect("192.0.2.1");
         reader = relay.connect("192.0.2.2");
         relay.take(writer);
@@ -96,8 +96,8 @@ class ReqTest {
 
     @Test
     void limitIsPerFilterAndClampedToTheMaximum() {
-        RelayHarness small = new RelayHarness(
-                RelayConfig.builder().maxLimit(3).defaultLimit(2).build());
+        NostrHarness small = new NostrHarness(
+                NostrConfig.builder().maxLimit(3).defaultLimit(2).build());
         long w = small.client("192.0.2.1");
         for (int i = 0; i < 5; i++) {
             small.publish(w, alice.sign(now - i, 1, List.of(), "a" + i));
@@ -190,7 +190,7 @@ class ReqTest {
         relay.clock.advanceMillis(3);
         relay.settle();
         assertThat(relay.takeOne(reader)).containsExactly("EOSE", "s");
-        RelayCounters c = relay.engine.counters();
+        NostrCounters c = relay.engine.counters();
         assertThat(c.queries()).isEqualTo(1);
         assertThat(c.queryTimeNs()).isEqualTo(3_000_000L);
         assertThat(c.queryTimeBuckets()[1]).isEqualTo(1);

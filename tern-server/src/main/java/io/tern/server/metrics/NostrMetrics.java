@@ -7,13 +7,13 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.tern.netty.nostr.NostrRelay;
-import io.tern.nostr.engine.RelayCounters;
+import io.tern.nostr.engine.NostrCounters;
 import io.tern.nostr.message.Prefix;
 import io.tern.nostr.store.sqlite.SqliteEventStore;
 import java.util.Objects;
 
 /**
- * Prometheus collectors over a Nostr relay's counters ({@link RelayCounters}, and the SQLite
+ * Prometheus collectors over a Nostr relay's counters ({@link NostrCounters}, and the SQLite
  * store's), read at scrape time: the relay does no work for metrics beyond its counters. Labels
  * take bounded values only (the NIP-01 prefixes, fixed event names); nothing per client or pubkey.
  */
@@ -28,7 +28,7 @@ public final class NostrMetrics {
 
     /** Registers every {@code tern_nostr_*} collector with {@code registry}. */
     public void register(PrometheusRegistry registry) {
-        RelayCounters c = relay.counters();
+        NostrCounters c = relay.counters();
         new MetricTable(registry)
                 .gauge("tern_nostr_connections_open", "Nostr client connections open now", relay::openConnections)
                 .counter(
@@ -100,8 +100,8 @@ public final class NostrMetrics {
     }
 
     /** Time from REQ to EOSE, in the engine's buckets. */
-    private static HistogramSnapshot querySeconds(RelayCounters c) {
-        long[] bounds = RelayCounters.QUERY_TIME_BOUNDS_NS;
+    private static HistogramSnapshot querySeconds(NostrCounters c) {
+        long[] bounds = NostrCounters.QUERY_TIME_BOUNDS_NS;
         double[] upper = new double[bounds.length + 1];
         for (int i = 0; i < bounds.length; i++) {
             upper[i] = bounds[i] / 1e9;

@@ -5,7 +5,7 @@ import io.tern.netty.http.HttpRoutes;
 import io.tern.netty.nostr.NostrRelay;
 import io.tern.netty.nostr.NostrRoutes;
 import io.tern.nostr.crypto.SchnorrVerifiers;
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.store.sqlite.SqliteEventStore;
 import io.tern.nostr.store.sqlite.SqliteStoreConfig;
 import io.tern.server.config.TernVersion;
@@ -35,7 +35,7 @@ public final class MountedRelay {
      */
     public static NostrRelay mount(
             HttpRoutes.Builder routes, EventLoop loop, Path db, String option, ConfigSource source) throws Exception {
-        RelayConfig config = RelayConfig.defaults();
+        NostrConfig config = NostrConfig.defaults();
         SqliteStoreConfig store = SqliteStoreConfig.defaults(db.toAbsolutePath());
         NostrRelay relay;
         try {

@@ -10,7 +10,7 @@ import static io.tern.server.option.OptionTypes.path;
 import static io.tern.server.option.OptionTypes.text;
 
 import io.tern.nostr.engine.AuthMode;
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.server.option.Option;
 import io.tern.server.option.OptionType;
 import java.nio.file.Path;
@@ -22,12 +22,12 @@ import java.util.Locale;
 /**
  * The options of {@code tern nostr}, one row each: the command line ({@code --name value}), the
  * {@code -c} file ({@code name=value}), {@code --help} and the README's table are all made from
- * these rows. The relay's limits default to {@link RelayConfig#defaults()}, and the relay's own
- * checks ({@link RelayConfig.Builder#build()}) bound them; {@link NostrSettings} hands the values
+ * these rows. The relay's limits default to {@link NostrConfig#defaults()}, and the relay's own
+ * checks ({@link NostrConfig.Builder#build()}) bound them; {@link NostrSettings} hands the values
  * to the relay and the store.
  */
 public final class NostrOptions {
-    private static final RelayConfig D = RelayConfig.defaults();
+    private static final NostrConfig D = NostrConfig.defaults();
     private static final List<Option<?>> ROWS = new ArrayList<>();
 
     /** Beside TURN's 9641 and the origin's 9642, so the three products can run on one host. */

@@ -2,7 +2,7 @@ package io.tern.server.nostr;
 
 import io.tern.netty.nostr.NostrServer;
 import io.tern.nostr.crypto.SchnorrVerifiers;
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.store.sqlite.SqliteEventStore;
 import io.tern.server.config.TernVersion;
 import io.tern.server.log.Logs;
@@ -54,7 +54,7 @@ public final class NostrRelayLauncher implements NostrCommand.Launcher {
 
     /** Starts everything {@code settings} asks for and prints the start-up line to {@code out}. */
     public static Running start(NostrSettings settings, PrintStream out) throws Exception {
-        RelayConfig config = settings.relayConfig();
+        NostrConfig config = settings.relayConfig();
         SchnorrVerifiers.Choice crypto = MountedRelay.verifier();
         NostrServer server = bind(settings, config, crypto, settings.listenAddress());
         MetricsEndpoint metrics = null;
@@ -78,7 +78,7 @@ public final class NostrRelayLauncher implements NostrCommand.Launcher {
     }
 
     private static NostrServer bind(
-            NostrSettings settings, RelayConfig config, SchnorrVerifiers.Choice crypto, InetSocketAddress address)
+            NostrSettings settings, NostrConfig config, SchnorrVerifiers.Choice crypto, InetSocketAddress address)
             throws Exception {
         try {
             return NostrServer.start(
@@ -95,7 +95,7 @@ public final class NostrRelayLauncher implements NostrCommand.Launcher {
     }
 
     private static String startLine(
-            NostrSettings settings, RelayConfig config, NostrServer server, SchnorrVerifiers.Choice crypto) {
+            NostrSettings settings, NostrConfig config, NostrServer server, SchnorrVerifiers.Choice crypto) {
         InetSocketAddress bound = server.localAddress();
         String url = config.publicUrl() != null
                 ? config.publicUrl()

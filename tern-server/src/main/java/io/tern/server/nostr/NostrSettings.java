@@ -2,7 +2,7 @@ package io.tern.server.nostr;
 
 import static io.tern.server.nostr.NostrOptions.*;
 
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.store.sqlite.SqliteStoreConfig;
 import io.tern.server.config.AddressPlan;
 import io.tern.server.option.ConfigException;
@@ -25,7 +25,7 @@ public final class NostrSettings {
             Pattern.compile("([a-z0-9-]+): invalid value '(.*)' \\((.*)\\)", Pattern.DOTALL);
 
     private final Settings values;
-    private final RelayConfig relay;
+    private final NostrConfig relay;
 
     /**
      * The settings of {@code values}; a value the relay refuses stops start-up, naming the option,
@@ -36,11 +36,11 @@ public final class NostrSettings {
         this.relay = relayConfig(values);
     }
 
-    private static RelayConfig relayConfig(Settings values) {
-        RelayConfig.Builder relay = RelayConfig.builder();
-        setIfGiven(values, relay, PUBLIC_URL, RelayConfig.Builder::publicUrl);
-        setIfGiven(values, relay, RELAY_PUBKEY, RelayConfig.Builder::operatorPubkey);
-        setIfGiven(values, relay, CONTACT, RelayConfig.Builder::contact);
+    private static NostrConfig relayConfig(Settings values) {
+        NostrConfig.Builder relay = NostrConfig.builder();
+        setIfGiven(values, relay, PUBLIC_URL, NostrConfig.Builder::publicUrl);
+        setIfGiven(values, relay, RELAY_PUBKEY, NostrConfig.Builder::operatorPubkey);
+        setIfGiven(values, relay, CONTACT, NostrConfig.Builder::contact);
         relay.name(values.get(NAME))
                 .description(values.get(DESCRIPTION))
                 .authMode(values.get(AUTH))
@@ -82,9 +82,9 @@ public final class NostrSettings {
 
     private static void setIfGiven(
             Settings values,
-            RelayConfig.Builder relay,
+            NostrConfig.Builder relay,
             Option<String> row,
-            BiConsumer<RelayConfig.Builder, String> set) {
+            BiConsumer<NostrConfig.Builder, String> set) {
         if (values.get(row) != null) {
             set.accept(relay, values.get(row));
         }
@@ -96,7 +96,7 @@ public final class NostrSettings {
     }
 
     /** The relay's configuration. */
-    public RelayConfig relayConfig() {
+    public NostrConfig relayConfig() {
         return relay;
     }
 

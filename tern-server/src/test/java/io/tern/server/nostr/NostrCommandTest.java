@@ -3,7 +3,7 @@ package io.tern.server.nostr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.engine.AuthMode;
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.server.config.CoturnOptions;
 import io.tern.server.origin.config.OriginOptions;
 import java.io.PrintWriter;
@@ -48,8 +48,8 @@ class NostrCommandTest {
                 .isEqualTo(9643)
                 .as("TURN's and the origin's metrics ports, so the three can run on one host")
                 .isNotIn(CoturnOptions.PROMETHEUS_PORT.defaultValue(), OriginOptions.PROMETHEUS_PORT.defaultValue());
-        RelayConfig config = settings.relayConfig();
-        RelayConfig defaults = RelayConfig.defaults();
+        NostrConfig config = settings.relayConfig();
+        NostrConfig defaults = NostrConfig.defaults();
         assertThat(config.authMode()).isEqualTo(AuthMode.NONE);
         assertThat(config.maxMessageBytes()).isEqualTo(defaults.maxMessageBytes());
         assertThat(config.eventsPerSecondPerIp()).isEqualTo(100);
@@ -72,7 +72,7 @@ class NostrCommandTest {
         assertThat(run("-c", file.toString(), "--port", "9000", "--max-filters", "7", "--db-sync", "normal"))
                 .isZero();
         NostrSettings settings = launched.get(0);
-        RelayConfig config = settings.relayConfig();
+        NostrConfig config = settings.relayConfig();
         assertThat(settings.listenAddress().getPort()).isEqualTo(9000);
         assertThat(config.authMode()).isEqualTo(AuthMode.WRITE);
         assertThat(config.maxSubscriptions()).isEqualTo(50);
@@ -105,7 +105,7 @@ class NostrCommandTest {
         Path file = dir.resolve("printed.conf");
         Files.writeString(file, out.toString());
         assertThat(run("-c", file.toString())).isZero();
-        RelayConfig config = launched.get(0).relayConfig();
+        NostrConfig config = launched.get(0).relayConfig();
         assertThat(config.authMode()).isEqualTo(AuthMode.WRITE);
         assertThat(config.name()).isEqualTo("a relay");
         assertThat(config.eventsPerSecondPerIp()).isEqualTo(2.5);

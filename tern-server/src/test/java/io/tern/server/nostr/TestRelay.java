@@ -1,6 +1,6 @@
 package io.tern.server.nostr;
 
-import io.tern.nostr.engine.RelayCounters;
+import io.tern.nostr.engine.NostrCounters;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +44,7 @@ public final class TestRelay implements AutoCloseable {
         return "ws://127.0.0.1:" + running.server().port() + "/";
     }
 
-    public RelayCounters counters() {
+    public NostrCounters counters() {
         return running.server().relay().counters();
     }
 

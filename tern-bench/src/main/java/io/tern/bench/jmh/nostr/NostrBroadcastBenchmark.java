@@ -2,9 +2,9 @@ package io.tern.bench.jmh.nostr;
 
 import io.tern.nostr.crypto.SchnorrVerifier;
 import io.tern.nostr.engine.Admission;
-import io.tern.nostr.engine.RelayConfig;
-import io.tern.nostr.engine.RelayEngine;
-import io.tern.nostr.engine.RelayOutput;
+import io.tern.nostr.engine.NostrConfig;
+import io.tern.nostr.engine.NostrEngine;
+import io.tern.nostr.engine.NostrOutput;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.store.MemoryEventStore;
 import io.tern.nostr.store.MemoryEvents;
@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class NostrBroadcastBenchmark {
-    private RelayEngine engine;
+    private NostrEngine engine;
     private byte[] message;
     private long nowNs = 1_000_000_000L;
 
@@ -53,14 +53,14 @@ public class NostrBroadcastBenchmark {
                 return "accept-all";
             }
         };
-        RelayConfig config = RelayConfig.builder()
+        NostrConfig config = NostrConfig.builder()
                 .eventRatePerIp(0, 1)
                 .eventRatePerPubkey(0, 1)
                 .reqRatePerIp(0, 1)
                 .maxConnectionsPerIp(2000)
                 .build();
         MemoryEventStore store = new MemoryEventStore(new MemoryEvents(), c -> {});
-        engine = new RelayEngine(config, store, accept, () -> NostrFixtures.NOW, new Random(1), nowNs);
+        engine = new NostrEngine(config, store, accept, () -> NostrFixtures.NOW, new Random(1), nowNs);
         String room = "0".repeat(63) + "1";
         byte[] req = ("[\"REQ\",\"rv\",{\"kinds\":[25050],\"#p\":[\"" + room + "\"],\"limit\":0}]")
                 .getBytes(StandardCharsets.UTF_8);
@@ -78,9 +78,9 @@ public class NostrBroadcastBenchmark {
 
     private int drain() {
         int n = 0;
-        RelayOutput o;
+        NostrOutput o;
         while ((o = engine.poll()) != null) {
-            n += ((RelayOutput.Send) o).length();
+            n += ((NostrOutput.Send) o).length();
         }
         return n;
     }

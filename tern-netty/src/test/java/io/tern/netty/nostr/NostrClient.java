@@ -13,18 +13,18 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** A test client over Tern's own WebSocket client: sends text, queues what it receives. */
-final class RelayClient implements WebSocketListener, AutoCloseable {
+final class NostrClient implements WebSocketListener, AutoCloseable {
     final BlockingQueue<String> received = new LinkedBlockingQueue<>();
     final CompletableFuture<Integer> closed = new CompletableFuture<>();
     private final WebSocketConnection connection;
     /** The NIP-42 challenge the relay sent first. */
     final String challenge;
 
-    RelayClient(WebSocketClient client, URI uri) throws Exception {
+    NostrClient(WebSocketClient client, URI uri) throws Exception {
         this(client, uri, true);
     }
 
-    private RelayClient(WebSocketClient client, URI uri, boolean challenged) throws Exception {
+    private NostrClient(WebSocketClient client, URI uri, boolean challenged) throws Exception {
         this.connection = client.connect(uri, this).get(10, TimeUnit.SECONDS);
         if (challenged) {
             String first = next();
@@ -36,8 +36,8 @@ final class RelayClient implements WebSocketListener, AutoCloseable {
     }
 
     /** A connection that expects no challenge (the relay turns it away). */
-    static RelayClient unchallenged(WebSocketClient client, URI uri) throws Exception {
-        return new RelayClient(client, uri, false);
+    static NostrClient unchallenged(WebSocketClient client, URI uri) throws Exception {
+        return new NostrClient(client, uri, false);
     }
 
     void sendBinary(byte[] bytes) {

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * Plain counters for the server to export (Prometheus). Written by the engine's thread only,
  * readable from any thread.
  */
-public final class RelayCounters {
+public final class NostrCounters {
     /** Upper bounds (inclusive) of the query time histogram's buckets, in nanoseconds; a last bucket holds the rest. */
     public static final long[] QUERY_TIME_BOUNDS_NS = {
         1_000_000L, 5_000_000L, 10_000_000L, 50_000_000L, 100_000_000L, 500_000_000L, 1_000_000_000L

@@ -11,14 +11,14 @@ import java.util.Arrays;
  * the {@link NostrRelay}, directly when the connection lives on the engine's loop, as a task
  * (with the message copied) when it lives on another.
  */
-final class RelayConnection implements WebSocketListener {
+final class NostrConnection implements WebSocketListener {
     private final NostrRelay relay;
     private final long maxOutboundBytes;
     private WebSocketConnection connection;
     private EventLoop loop;
     private boolean onEngineLoop;
 
-    RelayConnection(NostrRelay relay) {
+    NostrConnection(NostrRelay relay) {
         this.relay = relay;
         this.maxOutboundBytes = relay.config().maxOutboundBytes();
     }

@@ -7,8 +7,8 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
-import io.tern.nostr.engine.RelayConfig;
-import io.tern.nostr.info.RelayInformation;
+import io.tern.nostr.engine.NostrConfig;
+import io.tern.nostr.info.NostrRelayInformation;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -18,7 +18,7 @@ import java.util.Map;
  * application/nostr+json}, a CORS preflight answer for OPTIONS, and otherwise a line of text
  * (what a browser shows). Every answer carries NIP-11's CORS headers.
  */
-final class RelayInformationResponses {
+final class NostrRelayInformationResponses {
     static final String PLAIN_TEXT =
             "This is a Nostr relay (Tern). Connect with a Nostr client over WebSocket; the NIP-11 document"
                     + " is served for Accept: application/nostr+json.\n";
@@ -26,8 +26,8 @@ final class RelayInformationResponses {
     private final byte[] document;
     private final byte[] text = PLAIN_TEXT.getBytes(StandardCharsets.UTF_8);
 
-    RelayInformationResponses(RelayConfig config, String version) {
-        this.document = RelayInformation.document(config, version);
+    NostrRelayInformationResponses(NostrConfig config, String version) {
+        this.document = NostrRelayInformation.document(config, version);
     }
 
     byte[] document() {
@@ -36,7 +36,7 @@ final class RelayInformationResponses {
 
     /** Whether an {@code Accept} header asks for the NIP-11 document. */
     static boolean wantsDocument(String accept) {
-        return accept != null && accept.toLowerCase(Locale.ROOT).contains(RelayInformation.MEDIA_TYPE);
+        return accept != null && accept.toLowerCase(Locale.ROOT).contains(NostrRelayInformation.MEDIA_TYPE);
     }
 
     /** The answer on the relay's own port, where the connection closes after it. */
@@ -57,7 +57,9 @@ final class RelayInformationResponses {
                     HttpResponseStatus.OK,
                     method.equals("HEAD") ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
             response.headers()
-                    .set(HttpHeaderNames.CONTENT_TYPE, json ? RelayInformation.MEDIA_TYPE : "text/plain; charset=utf-8")
+                    .set(
+                            HttpHeaderNames.CONTENT_TYPE,
+                            json ? NostrRelayInformation.MEDIA_TYPE : "text/plain; charset=utf-8")
                     .set(HttpHeaderNames.VARY, HttpHeaderNames.ACCEPT);
         }
         cors(response.headers());
@@ -65,7 +67,7 @@ final class RelayInformationResponses {
     }
 
     static void cors(HttpHeaders headers) {
-        for (Map.Entry<String, String> header : RelayInformation.CORS_HEADERS.entrySet()) {
+        for (Map.Entry<String, String> header : NostrRelayInformation.CORS_HEADERS.entrySet()) {
             headers.set(header.getKey(), header.getValue());
         }
     }

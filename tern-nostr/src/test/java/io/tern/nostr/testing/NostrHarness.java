@@ -3,9 +3,9 @@ package io.tern.nostr.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.engine.Admission;
-import io.tern.nostr.engine.RelayConfig;
-import io.tern.nostr.engine.RelayEngine;
-import io.tern.nostr.engine.RelayOutput;
+import io.tern.nostr.engine.NostrConfig;
+import io.tern.nostr.engine.NostrEngine;
+import io.tern.nostr.engine.NostrOutput;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.store.MemoryEventStore;
 import io.tern.nostr.store.MemoryEvents;
@@ -25,32 +25,32 @@ import java.util.Random;
  * ({@link #settle()}, automatically unless {@link #autoSettle} is off) and its completions go back
  * in as inputs.
  */
-public final class RelayHarness {
+public final class NostrHarness {
     public final FakeClock clock = new FakeClock();
     public final MemoryEvents events;
     public final ArrayDeque<StoreCompletion> completions = new ArrayDeque<>();
     public final MemoryEventStore store;
-    public final RelayEngine engine;
+    public final NostrEngine engine;
     public boolean autoSettle = true;
     /** Every send drained, in order, for tests of the outputs themselves. */
-    public final List<RelayOutput.Send> sends = new ArrayList<>();
+    public final List<NostrOutput.Send> sends = new ArrayList<>();
 
     private final Map<Long, List<String>> received = new HashMap<>();
-    private final Map<Long, RelayOutput.Disconnect> disconnects = new HashMap<>();
+    private final Map<Long, NostrOutput.Disconnect> disconnects = new HashMap<>();
     private long nextConnection = 1;
 
-    public RelayHarness(RelayConfig config) {
+    public NostrHarness(NostrConfig config) {
         this(config, new MemoryEvents());
     }
 
-    public RelayHarness(RelayConfig config, MemoryEvents backing) {
+    public NostrHarness(NostrConfig config, MemoryEvents backing) {
         events = backing;
         store = new MemoryEventStore(backing, completions::add);
-        engine = new RelayEngine(config, store, Keys.secp(), clock::epochSeconds, new Random(7), clock.nowNs());
+        engine = new NostrEngine(config, store, Keys.secp(), clock::epochSeconds, new Random(7), clock.nowNs());
     }
 
-    public static RelayHarness withDefaults() {
-        return new RelayHarness(RelayConfig.defaults());
+    public static NostrHarness withDefaults() {
+        return new NostrHarness(NostrConfig.defaults());
     }
 
     /** Opens a connection from {@code ip} to host {@code relay.test:7777}; returns its id. */
@@ -152,15 +152,15 @@ public final class RelayHarness {
     }
 
     public void drain() {
-        RelayOutput o;
+        NostrOutput o;
         while ((o = engine.poll()) != null) {
             switch (o) {
-                case RelayOutput.Send s -> {
+                case NostrOutput.Send s -> {
                     sends.add(s);
                     received.computeIfAbsent(s.connectionId(), k -> new ArrayList<>())
                             .add(s.text());
                 }
-                case RelayOutput.Disconnect d -> disconnects.put(d.connectionId(), d);
+                case NostrOutput.Disconnect d -> disconnects.put(d.connectionId(), d);
             }
         }
     }
@@ -183,7 +183,7 @@ public final class RelayHarness {
         return l.get(0);
     }
 
-    public RelayOutput.Disconnect disconnect(long connection) {
+    public NostrOutput.Disconnect disconnect(long connection) {
         return disconnects.get(connection);
     }
 

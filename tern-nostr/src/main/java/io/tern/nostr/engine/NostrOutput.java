@@ -2,8 +2,8 @@ package io.tern.nostr.engine;
 
 import java.nio.charset.StandardCharsets;
 
-/** What the engine asks of the adapter, drained with {@link RelayEngine#poll()} after every input. */
-public sealed interface RelayOutput {
+/** What the engine asks of the adapter, drained with {@link NostrEngine#poll()} after every input. */
+public sealed interface NostrOutput {
     long connectionId();
 
     /**
@@ -17,7 +17,7 @@ public sealed interface RelayOutput {
      * the body once at the first, let every frame share the copy, and release it after the last.
      * A message to one connection (and a stored event answering a query) has 0.
      */
-    record Send(long connectionId, byte[] head, byte[] body, byte[] tail, int broadcastLeft) implements RelayOutput {
+    record Send(long connectionId, byte[] head, byte[] body, byte[] tail, int broadcastLeft) implements NostrOutput {
         static final byte[] NONE = new byte[0];
 
         public int length() {
@@ -40,7 +40,7 @@ public sealed interface RelayOutput {
 
     /**
      * Close the connection (WebSocket close {@code closeCode}, then the socket). The engine has
-     * already forgotten it: do not report it with {@link RelayEngine#onClose}.
+     * already forgotten it: do not report it with {@link NostrEngine#onClose}.
      */
-    record Disconnect(long connectionId, int closeCode, String reason) implements RelayOutput {}
+    record Disconnect(long connectionId, int closeCode, String reason) implements NostrOutput {}
 }

@@ -3,23 +3,23 @@ package io.tern.nostr.info;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.nostr.engine.AuthMode;
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.testing.TestJson;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class RelayInformationTest {
+class NostrRelayInformationTest {
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> document(RelayConfig config) {
+    private static Map<String, Object> document(NostrConfig config) {
         return (Map<String, Object>)
-                TestJson.parse(new String(RelayInformation.document(config, "0.1.0"), StandardCharsets.UTF_8));
+                TestJson.parse(new String(NostrRelayInformation.document(config, "0.1.0"), StandardCharsets.UTF_8));
     }
 
     @Test
     void statesTheDefaultLimits() {
-        Map<String, Object> doc = document(RelayConfig.defaults());
+        Map<String, Object> doc = document(NostrConfig.defaults());
         assertThat(doc).containsEntry("name", "Tern").containsEntry("version", "0.1.0");
         assertThat(doc.get("supported_nips")).isEqualTo(List.of(1L, 9L, 11L, 40L, 42L, 45L));
         assertThat(doc).doesNotContainKeys("pubkey", "contact");
@@ -42,7 +42,7 @@ class RelayInformationTest {
 
     @Test
     void followsTheConfiguration() {
-        RelayConfig config = RelayConfig.builder()
+        NostrConfig config = NostrConfig.builder()
                 .name("rendezvous \"west\"")
                 .operatorPubkey("a".repeat(64))
                 .contact("mailto:ops@example.com")
@@ -64,15 +64,15 @@ class RelayInformationTest {
                 .containsEntry("created_at_lower_limit", 86400L);
         @SuppressWarnings("unchecked")
         Map<String, Object> writeOnly = (Map<String, Object>)
-                document(RelayConfig.builder().authMode(AuthMode.WRITE).build()).get("limitation");
+                document(NostrConfig.builder().authMode(AuthMode.WRITE).build()).get("limitation");
         assertThat(writeOnly).containsEntry("auth_required", false).containsEntry("restricted_writes", true);
     }
 
     @Test
     void corsHeadersAreThere() {
-        assertThat(RelayInformation.CORS_HEADERS)
+        assertThat(NostrRelayInformation.CORS_HEADERS)
                 .containsKeys(
                         "Access-Control-Allow-Origin", "Access-Control-Allow-Headers", "Access-Control-Allow-Methods");
-        assertThat(RelayInformation.MEDIA_TYPE).isEqualTo("application/nostr+json");
+        assertThat(NostrRelayInformation.MEDIA_TYPE).isEqualTo("application/nostr+json");
     }
 }

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-class RelayConfigTest {
+class NostrConfigTest {
     @Test
     void defaultsAreTheIssues() {
-        RelayConfig c = RelayConfig.defaults();
+        NostrConfig c = NostrConfig.defaults();
         assertThat(c.maxMessageBytes()).isEqualTo(128 * 1024);
         assertThat(c.maxSubscriptions()).isEqualTo(200);
         assertThat(c.maxFilters()).isEqualTo(500);
@@ -20,19 +20,19 @@ class RelayConfigTest {
 
     @Test
     void invalidValuesNameTheOptionAndTheValue() {
-        assertThatThrownBy(() -> RelayConfig.builder().maxSubscriptions(0).build())
+        assertThatThrownBy(() -> NostrConfig.builder().maxSubscriptions(0).build())
                 .hasMessage("max-subscriptions: invalid value '0' (expected >= 1)");
         assertThatThrownBy(() ->
-                        RelayConfig.builder().maxLimit(10).defaultLimit(20).build())
+                        NostrConfig.builder().maxLimit(10).defaultLimit(20).build())
                 .hasMessage("default-limit: invalid value '20' (expected at most max-limit (10))");
-        assertThatThrownBy(() -> RelayConfig.builder().publicUrl("https://x").build())
+        assertThatThrownBy(() -> NostrConfig.builder().publicUrl("https://x").build())
                 .hasMessageStartingWith("public-url: invalid value 'https://x'");
-        assertThatThrownBy(() -> RelayConfig.builder().operatorPubkey("ABC").build())
+        assertThatThrownBy(() -> NostrConfig.builder().operatorPubkey("ABC").build())
                 .hasMessageStartingWith("relay-pubkey: invalid value 'ABC'");
         assertThatThrownBy(() ->
-                        RelayConfig.builder().eventRatePerIp(Double.NaN, 5).build())
+                        NostrConfig.builder().eventRatePerIp(Double.NaN, 5).build())
                 .hasMessageStartingWith("events-per-second-per-ip: invalid value 'NaN'");
-        assertThatThrownBy(() -> RelayConfig.builder().maxOutboundBytes(10).build())
+        assertThatThrownBy(() -> NostrConfig.builder().maxOutboundBytes(10).build())
                 .hasMessageStartingWith("max-outbound-bytes: invalid value '10'");
         assertThatThrownBy(() -> AuthMode.parse("sometimes"))
                 .hasMessage("auth must be none, write, read or all, got 'sometimes'");

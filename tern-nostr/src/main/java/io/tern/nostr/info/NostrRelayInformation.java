@@ -1,7 +1,7 @@
 package io.tern.nostr.info;
 
 import io.tern.nostr.engine.AuthMode;
-import io.tern.nostr.engine.RelayConfig;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.json.JsonWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +13,7 @@ import java.util.Map;
  * are switched on. Serving it (on the relay's own URL, for {@code Accept: application/nostr+json},
  * with {@link #CORS_HEADERS}) is the adapter's part.
  */
-public final class RelayInformation {
+public final class NostrRelayInformation {
     public static final String MEDIA_TYPE = "application/nostr+json";
 
     /** NIP-11: relays MUST answer CORS requests. */
@@ -24,10 +24,10 @@ public final class RelayInformation {
 
     public static final String SOFTWARE = "https://github.com/tern-edge/tern";
 
-    private RelayInformation() {}
+    private NostrRelayInformation() {}
 
     /** NIP numbers served under {@code config}, ascending. */
-    public static List<Integer> supportedNips(RelayConfig config) {
+    public static List<Integer> supportedNips(NostrConfig config) {
         List<Integer> nips = new ArrayList<>(List.of(1));
         if (config.nip09()) {
             nips.add(9);
@@ -44,7 +44,7 @@ public final class RelayInformation {
     }
 
     /** The document as UTF-8 JSON. */
-    public static byte[] document(RelayConfig config, String version) {
+    public static byte[] document(NostrConfig config, String version) {
         JsonWriter w = new JsonWriter(1024);
         w.ascii("{\"name\":").string(config.name());
         w.ascii(",\"description\":").string(config.description());

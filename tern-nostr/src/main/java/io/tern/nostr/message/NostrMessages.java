@@ -6,10 +6,10 @@ import io.tern.nostr.json.JsonWriter;
  * Relay-to-client messages as UTF-8 JSON. Each method writes into the caller's reusable writer
  * and returns a copy of exactly the message's bytes.
  */
-public final class RelayMessages {
+public final class NostrMessages {
     private static final byte[] EVENT_TAIL = {']'};
 
-    private RelayMessages() {}
+    private NostrMessages() {}
 
     /** {@code ["OK",<event id>,<accepted>,<message>]}. */
     public static byte[] ok(JsonWriter w, String eventId, boolean accepted, String message) {

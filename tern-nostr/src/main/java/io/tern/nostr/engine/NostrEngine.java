@@ -24,15 +24,15 @@ import org.agrona.collections.Long2ObjectHashMap;
  *
  * <p>One thread at a time: all inputs must come from the same thread (or be serialised).
  */
-public final class RelayEngine {
+public final class NostrEngine {
     /** WebSocket close code for a connection cut off as a slow reader (policy violation). */
     public static final int CLOSE_SLOW_READER = 1008;
 
-    private final RelayConfig config;
+    private final NostrConfig config;
     private final RandomGenerator random;
     private final LongSupplier epochSeconds;
     private final EventStore store;
-    private final RelayCounters counters = new RelayCounters();
+    private final NostrCounters counters = new NostrCounters();
     private final Outbox out = new Outbox(counters);
     private final Long2ObjectHashMap<Connection> connections = new Long2ObjectHashMap<>();
     private final io.tern.nostr.limit.ConnectionCounter perIp;
@@ -46,8 +46,8 @@ public final class RelayEngine {
      * @param random source of NIP-42 challenges (a {@link java.security.SecureRandom} in production)
      * @param nowNs the monotonic clock now, from which the first expiry purge is scheduled
      */
-    public RelayEngine(
-            RelayConfig config,
+    public NostrEngine(
+            NostrConfig config,
             EventStore store,
             SchnorrVerifier verifier,
             LongSupplier epochSeconds,
@@ -67,11 +67,11 @@ public final class RelayEngine {
         this.nextPurgeNs = config.nip40() ? nowNs + config.purgeIntervalNs() : Long.MAX_VALUE;
     }
 
-    public RelayConfig config() {
+    public NostrConfig config() {
         return config;
     }
 
-    public RelayCounters counters() {
+    public NostrCounters counters() {
         return counters;
     }
 
@@ -80,7 +80,7 @@ public final class RelayEngine {
     }
 
     /** The next output for the adapter, or null when there is none. */
-    public RelayOutput poll() {
+    public NostrOutput poll() {
         return out.poll();
     }
 
@@ -102,14 +102,14 @@ public final class RelayEngine {
             return Admission.DUPLICATE_ID;
         }
         if (!perIp.tryOpen(remoteIp)) {
-            RelayCounters.inc(counters.connectionsRefused);
+            NostrCounters.inc(counters.connectionsRefused);
             return Admission.TOO_MANY_FROM_IP;
         }
         byte[] challenge = new byte[16];
         random.nextBytes(challenge);
         Connection c = new Connection(connectionId, remoteIp, host, Hex.encode(challenge));
         connections.put(connectionId, c);
-        RelayCounters.inc(counters.connectionsOpened);
+        NostrCounters.inc(counters.connectionsOpened);
         out.authChallenge(c);
         return Admission.ACCEPTED;
     }
@@ -128,7 +128,7 @@ public final class RelayEngine {
             dispatch(c, decoder.decode(utf8, offset, length), nowNs);
         } catch (RuntimeException e) {
             // A bug must not take the relay down nor leak into other connections: answer and count it.
-            RelayCounters.inc(counters.internalErrors);
+            NostrCounters.inc(counters.internalErrors);
             out.notice(c, Prefix.ERROR.message("internal error"));
         }
     }
@@ -151,7 +151,7 @@ public final class RelayEngine {
                 out.ok(c, invalid.ref(), false, invalid.reason());
             }
             case CLOSED -> {
-                RelayCounters.inc(counters.subscriptionsRefused);
+                NostrCounters.inc(counters.subscriptionsRefused);
                 out.closed(c, invalid.ref(), invalid.reason());
             }
             case NOTICE -> out.notice(c, invalid.reason());
@@ -170,13 +170,13 @@ public final class RelayEngine {
         c.open = false;
         subscriptions.forget(c);
         perIp.close(c.ip);
-        RelayCounters.inc(counters.connectionsClosed);
+        NostrCounters.inc(counters.connectionsClosed);
     }
 
     /**
      * The adapter's report of a connection's unsent bytes (call it when they grow). Past
-     * {@link RelayConfig#maxOutboundBytes()} the client is a slow reader: the engine forgets it and
-     * queues a {@link RelayOutput.Disconnect}, rather than let its queue grow without bound.
+     * {@link NostrConfig#maxOutboundBytes()} the client is a slow reader: the engine forgets it and
+     * queues a {@link NostrOutput.Disconnect}, rather than let its queue grow without bound.
      */
     public void onBacklog(long connectionId, long queuedBytes, long nowNs) {
         if (queuedBytes <= config.maxOutboundBytes()) {
@@ -187,7 +187,7 @@ public final class RelayEngine {
             return;
         }
         forget(c);
-        RelayCounters.inc(counters.slowReaderDisconnects);
+        NostrCounters.inc(counters.slowReaderDisconnects);
         out.disconnect(
                 connectionId,
                 CLOSE_SLOW_READER,

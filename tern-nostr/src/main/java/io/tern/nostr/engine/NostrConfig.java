@@ -7,7 +7,7 @@ import java.net.URI;
  * {@link #builder()}; {@link Builder#build()} rejects invalid values, naming the option (in the
  * server's {@code --kebab-case}) and the value.
  */
-public final class RelayConfig {
+public final class NostrConfig {
     private final String publicUrl;
     private final String name;
     private final String description;
@@ -40,7 +40,7 @@ public final class RelayConfig {
     private final boolean nip40;
     private final boolean nip45;
 
-    private RelayConfig(Builder b) {
+    private NostrConfig(Builder b) {
         publicUrl = b.publicUrl;
         name = b.name;
         description = b.description;
@@ -78,7 +78,7 @@ public final class RelayConfig {
         return new Builder();
     }
 
-    public static RelayConfig defaults() {
+    public static NostrConfig defaults() {
         return builder().build();
     }
 
@@ -399,7 +399,7 @@ public final class RelayConfig {
             return this;
         }
 
-        public RelayConfig build() {
+        public NostrConfig build() {
             if (publicUrl != null) {
                 checkUrl(publicUrl);
             }
@@ -435,7 +435,7 @@ public final class RelayConfig {
             atLeast("max-outbound-bytes", maxOutboundBytes, 64 * 1024);
             atLeast("query-timeout-ms", queryTimeoutMillis, 1);
             atLeast("purge-interval-seconds", purgeIntervalSeconds, 1);
-            return new RelayConfig(this);
+            return new NostrConfig(this);
         }
 
         private static void checkUrl(String url) {

@@ -9,16 +9,16 @@ import io.tern.netty.websocket.WebSocketRequest;
  * Every WebSocket request on the relay's path becomes a client; plain HTTP on the relay's own port
  * gets the NIP-11 document, CORS preflights, or a line saying what this is.
  */
-final class RelayAcceptor implements WebSocketAcceptor {
+final class NostrAcceptor implements WebSocketAcceptor {
     private final NostrRelay relay;
 
-    RelayAcceptor(NostrRelay relay) {
+    NostrAcceptor(NostrRelay relay) {
         this.relay = relay;
     }
 
     @Override
     public WebSocketListener accept(WebSocketRequest request) {
-        return new RelayConnection(relay);
+        return new NostrConnection(relay);
     }
 
     @Override
