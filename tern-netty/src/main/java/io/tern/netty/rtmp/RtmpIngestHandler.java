@@ -15,11 +15,11 @@ import java.util.Map;
 public interface RtmpIngestHandler {
     /**
      * A publisher asks to publish {@link RtmpPublisher#streamName()}. Answer with
-     * {@link PublishDecision#accept()} or {@link PublishDecision#refuse(String)}, from any thread,
+     * {@link PublishReply#accept()} or {@link PublishReply#refuse(String)}, from any thread,
      * now or later (within the engine's decision timeout): for instance refuse a name that is
      * already live, or ask an HTTP hook first.
      */
-    void onPublishRequest(RtmpPublisher publisher, PublishDecision decision);
+    void onPublishRequest(RtmpPublisher publisher, PublishReply reply);
 
     /** The first configuration of a track, or a changed one (a packager starts a discontinuity). */
     void onCodecConfig(RtmpPublisher publisher, CodecConfig config);

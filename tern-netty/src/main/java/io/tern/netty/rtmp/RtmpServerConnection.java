@@ -207,7 +207,7 @@ final class RtmpServerConnection extends SessionHandler<RtmpServerSession> imple
     }
 
     /** One publish request's answer; it always runs on the event loop, after the current drain. */
-    private final class Decision implements PublishDecision {
+    private final class Decision implements PublishReply {
         private final int messageStreamId;
         private final AtomicBoolean answered = new AtomicBoolean();
 

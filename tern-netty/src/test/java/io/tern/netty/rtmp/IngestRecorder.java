@@ -60,18 +60,18 @@ class IngestRecorder implements RtmpIngestHandler {
     final Map<String, Map<String, ?>> metadata = new ConcurrentHashMap<>();
 
     @Override
-    public void onPublishRequest(RtmpPublisher publisher, PublishDecision decision) {
+    public void onPublishRequest(RtmpPublisher publisher, PublishReply reply) {
         String name = publisher.streamName();
         if (!live.add(name)) {
             String description = "stream " + name + " is already live";
             refusals.add(description);
-            decision.refuse(description);
+            reply.refuse(description);
             return;
         }
         Stream stream = new Stream();
         stream.query = publisher.query();
         streams.put(name, stream);
-        decision.accept();
+        reply.accept();
     }
 
     @Override

@@ -78,9 +78,9 @@ class PushClientLoopbackTest {
         ScheduledExecutorService hook = Executors.newSingleThreadScheduledExecutor();
         IngestRecorder slow = new IngestRecorder() {
             @Override
-            public void onPublishRequest(RtmpPublisher publisher, PublishDecision decision) {
+            public void onPublishRequest(RtmpPublisher publisher, PublishReply reply) {
                 // As an HTTP on_publish hook would answer: later, on its own thread.
-                hook.schedule(() -> super.onPublishRequest(publisher, decision), 200, TimeUnit.MILLISECONDS);
+                hook.schedule(() -> super.onPublishRequest(publisher, reply), 200, TimeUnit.MILLISECONDS);
             }
         };
         try (ListenerFixture slowListener = new ListenerFixture(1, RtmpListenerSettings.defaults(), slow)) {

@@ -4,7 +4,7 @@ import io.netty.channel.EventLoop;
 import io.tern.hls.packager.StreamLayout;
 import io.tern.media.AccessUnit;
 import io.tern.media.codec.CodecConfig;
-import io.tern.netty.rtmp.PublishDecision;
+import io.tern.netty.rtmp.PublishReply;
 import io.tern.netty.rtmp.RtmpIngestHandler;
 import io.tern.netty.rtmp.RtmpPublisher;
 import io.tern.rtmp.CloseReason;
@@ -41,7 +41,7 @@ public final class RtmpIngest implements RtmpIngestHandler {
     }
 
     @Override
-    public void onPublishRequest(RtmpPublisher publisher, PublishDecision decision) {
+    public void onPublishRequest(RtmpPublisher publisher, PublishReply reply) {
         PublishRequest request = new PublishRequest(
                 PROTOCOL, publisher.app(), publisher.streamName(), publisher.remoteAddress(), publisher.query());
         registry.publish(request, new Session(publisher)).thenAccept(outcome -> {
@@ -50,9 +50,9 @@ public final class RtmpIngest implements RtmpIngestHandler {
                     // The input is in place before the engine accepts, so no frame can miss it.
                     publisher.eventLoop().execute(() -> {
                         inputs.put(publisher, accepted.input());
-                        decision.accept();
+                        reply.accept();
                     });
-                case PublishOutcome.Refused refused -> decision.refuse(refused.reason());
+                case PublishOutcome.Refused refused -> reply.refuse(refused.reason());
             }
         });
     }

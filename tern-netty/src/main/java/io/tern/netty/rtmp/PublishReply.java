@@ -1,7 +1,7 @@
 package io.tern.netty.rtmp;
 
 /** The answer to one publish request; the first call wins, later ones are ignored. Thread-safe. */
-public interface PublishDecision {
+public interface PublishReply {
     void accept();
 
     /** Refuses with NetStream.Publish.BadName and {@code description}, which the publisher shows. */
