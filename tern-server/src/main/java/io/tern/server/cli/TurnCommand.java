@@ -2,26 +2,26 @@ package io.tern.server.cli;
 
 import io.tern.server.config.CoturnConfigReader;
 import io.tern.server.config.CoturnOptions;
-import io.tern.server.config.OptionDef;
-import io.tern.server.config.OptionDef.Status;
-import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.config.WarningSink;
 import io.tern.server.log.LogLevelOption;
 import io.tern.server.option.Arity;
 import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
+import io.tern.server.option.Option.Status;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.ISetter;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Option;
 
 /**
  * {@code tern turn}: a STUN/TURN relay configured like coturn. Reads {@code -c FILE} (coturn's
@@ -45,11 +45,11 @@ import picocli.CommandLine.Option;
             "Flags take an optional value: --fingerprint=off (on/off, yes/no, 1/0, true/false)."
         },
         optionListHeading = "%nOptions:%n")
-public final class TurnCommand extends ConfigCommand<OptionValue, TurnServerConfig> {
+public final class TurnCommand extends ConfigCommand<Occurrence, TurnServerConfig> {
     private final TurnServerLauncher launcher;
     private final WarningSink warnings;
 
-    @Option(
+    @CommandLine.Option(
             names = "-c",
             paramLabel = "<file>",
             order = -3,
@@ -57,13 +57,13 @@ public final class TurnCommand extends ConfigCommand<OptionValue, TurnServerConf
                     + "(unlike coturn, Tern does not look for turnserver.conf in default locations).")
     private Path configFile;
 
-    @Option(
+    @CommandLine.Option(
             names = "-n",
             order = -2,
             description = "Do not read a configuration file, even if -c is given (as coturn). Default: off.")
     private boolean noConfigFile;
 
-    @Option(
+    @CommandLine.Option(
             names = "--print-config",
             order = -1,
             description = "Print the effective configuration in turnserver.conf syntax and exit without "
@@ -82,7 +82,7 @@ public final class TurnCommand extends ConfigCommand<OptionValue, TurnServerConf
     /** Adds one option per row of {@link CoturnOptions}; unsupported ones are hidden from help. */
     void addCoturnOptions(final CommandSpec commandSpec) {
         int order = 0;
-        for (final OptionDef<?> option : CoturnOptions.all()) {
+        for (final Option<?> option : CoturnOptions.all()) {
             final boolean hidden = option.status() != Status.SUPPORTED;
             commandSpec.addOption(longOption(option, option.name(), order++, hidden));
             for (final String alias : option.aliases()) {
@@ -118,7 +118,7 @@ public final class TurnCommand extends ConfigCommand<OptionValue, TurnServerConf
     }
 
     /** {@code --name}, with the row's short flag when it takes a value ({@code -p, --listening-port}). */
-    private OptionSpec longOption(final OptionDef<?> option, final String name, final int order, final boolean hidden) {
+    private OptionSpec longOption(final Option<?> option, final String name, final int order, final boolean hidden) {
         final OptionSpec.Builder builder = OptionSpec.builder("--" + name)
                 .type(String.class)
                 .order(order)
@@ -146,8 +146,8 @@ public final class TurnCommand extends ConfigCommand<OptionValue, TurnServerConf
     }
 
     @Override
-    protected TurnServerConfig assemble(final List<OptionValue> commandLine) {
-        final List<OptionValue> file =
+    protected TurnServerConfig assemble(final List<Occurrence> commandLine) {
+        final List<Occurrence> file =
                 configFile == null || noConfigFile ? List.of() : new CoturnConfigReader(warnings).read(configFile);
         return new TurnServerConfigAssembler(warnings).assemble(file, commandLine);
     }
@@ -162,7 +162,7 @@ public final class TurnCommand extends ConfigCommand<OptionValue, TurnServerConf
     }
 
     /** {@code userdb (db, -b)}: the name, then its aliases and short flag. */
-    private static String namesOf(final OptionDef<?> option) {
+    private static String namesOf(final Option<?> option) {
         final List<String> others = new ArrayList<>(option.aliases());
         if (option.shortFlag() != null) {
             others.add(option.shortFlag());
@@ -170,12 +170,12 @@ public final class TurnCommand extends ConfigCommand<OptionValue, TurnServerConf
         return option.name() + (others.isEmpty() ? "" : " (" + String.join(", ", others) + ")");
     }
 
-    /** Records each occurrence, in argument order, as an {@link OptionValue}. */
+    /** Records each occurrence, in argument order, as an {@link Occurrence}. */
     private final class Collector implements ISetter {
-        private final OptionDef<?> option;
+        private final Option<?> option;
         private final String name;
 
-        Collector(final OptionDef<?> option, final String name) {
+        Collector(final Option<?> option, final String name) {
             this.option = option;
             this.name = name;
         }
@@ -184,9 +184,9 @@ public final class TurnCommand extends ConfigCommand<OptionValue, TurnServerConf
         public <T> T set(final T value) {
             if (value instanceof Boolean) {
                 // a short flag such as -v: present means on
-                given(new OptionValue(option, "", ConfigSource.commandLine(), name));
+                given(new Occurrence(option, name, "", ConfigSource.commandLine(), null));
             } else if (value != null) {
-                given(new OptionValue(option, value.toString(), ConfigSource.commandLine(), name));
+                given(new Occurrence(option, name, value.toString(), ConfigSource.commandLine(), null));
             }
             return null;
         }

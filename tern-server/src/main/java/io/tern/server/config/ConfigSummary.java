@@ -1,6 +1,7 @@
 package io.tern.server.config;
 
-import io.tern.server.config.OptionDef.Status;
+import io.tern.server.option.Option;
+import io.tern.server.option.Option.Status;
 
 /**
  * Formats a {@link TurnServerConfig} in coturn's config-file syntax, one line per option of the
@@ -23,8 +24,9 @@ public final class ConfigSummary {
     public static String format(final TurnServerConfig config, final boolean showGeneratedSecret) {
         final StringBuilder out = new StringBuilder(1024);
         out.append("# Effective Tern ").append(TernVersion.version()).append(" TURN configuration\n");
-        for (final OptionDef<?> option : CoturnOptions.withStatus(Status.SUPPORTED)) {
-            option.print(config, showGeneratedSecret)
+        for (final Option<?> option : CoturnOptions.withStatus(Status.SUPPORTED)) {
+            CoturnOptions.printing(option)
+                    .lines(option, config, showGeneratedSecret)
                     .forEach(line -> out.append(line).append('\n'));
         }
         return out.toString();

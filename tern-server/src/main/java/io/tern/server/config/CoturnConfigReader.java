@@ -2,6 +2,8 @@ package io.tern.server.config;
 
 import io.tern.server.option.ConfigException;
 import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,7 +40,7 @@ public final class CoturnConfigReader {
     }
 
     /** Reads a file (UTF-8). I/O and decoding errors become {@link ConfigException}s. */
-    public List<OptionValue> read(final Path file) {
+    public List<Occurrence> read(final Path file) {
         final List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -49,14 +51,14 @@ public final class CoturnConfigReader {
     }
 
     /** Parses already-read lines; {@code sourceName} appears in messages as {@code sourceName:line}. */
-    public List<OptionValue> read(final String sourceName, final List<String> lines) {
-        final List<OptionValue> values = new ArrayList<>();
+    public List<Occurrence> read(final String sourceName, final List<String> lines) {
+        final List<Occurrence> values = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (i == 0 && !line.isEmpty() && line.charAt(0) == '\uFEFF') {
                 line = line.substring(1);
             }
-            final OptionValue value = parseLine(line, ConfigSource.file(sourceName, i + 1));
+            final Occurrence value = parseLine(line, ConfigSource.file(sourceName, i + 1));
             if (value != null) {
                 values.add(value);
             }
@@ -65,7 +67,7 @@ public final class CoturnConfigReader {
     }
 
     /** One line; {@code null} for blank lines and comments. */
-    OptionValue parseLine(final String rawLine, final ConfigSource source) {
+    Occurrence parseLine(final String rawLine, final ConfigSource source) {
         int start = 0;
         while (start < rawLine.length() && isBlank(rawLine.charAt(start))) {
             start++;
@@ -100,14 +102,14 @@ public final class CoturnConfigReader {
             }
         }
 
-        final OptionDef<?> option = CoturnOptions.find(name);
+        final Option<?> option = CoturnOptions.find(name);
         if (option == null) {
             throw new ConfigException("Unknown option '" + printable(name) + "' " + source.where());
         }
         if (line.endsWith(";")) {
             warnings.warn("Check config! Line ends with a semicolon " + source.where() + ": " + printable(line));
         }
-        return new OptionValue(option, value, source, name);
+        return new Occurrence(option, name, value, source, null);
     }
 
     /** coturn's skip_blanks: space and tab. */

@@ -17,7 +17,7 @@ import java.util.function.Function;
  * The value types of coturn's grammar, for {@link CoturnOptions}: its boolean words, a bare
  * {@code name} for an optional number, {@code external-ip}'s and the peer ranges' forms, and
  * paths relative to the config file. Ranges are {@link OptionTypes#integer}'s. Each refuses a
- * value with an {@link IllegalArgumentException} saying what it must be; {@link OptionDef} adds
+ * value with an {@link IllegalArgumentException} saying what it must be; {@link io.tern.server.option.Option} adds
  * the option, the value and where it was written.
  */
 public final class CoturnTypes {

@@ -20,9 +20,11 @@ import static io.tern.server.config.CoturnOptions.TLS_LISTENING_PORT;
 import static io.tern.server.config.CoturnOptions.USER;
 import static io.tern.server.config.CoturnOptions.USE_AUTH_SECRET;
 
-import io.tern.server.config.OptionDef.Status;
 import io.tern.server.option.ConfigException;
 import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
+import io.tern.server.option.Option.Status;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,15 +84,15 @@ public final class TurnServerConfigAssembler {
      * @param commandLineValues occurrences from the command line, in argument order (may be empty)
      * @throws ConfigException naming the option, the value and its source
      */
-    public TurnServerConfig assemble(final List<OptionValue> fileValues, final List<OptionValue> commandLineValues) {
-        final Set<OptionDef<?>> repeatedOnCommandLine = new HashSet<>();
-        for (final OptionValue value : commandLineValues) {
+    public TurnServerConfig assemble(final List<Occurrence> fileValues, final List<Occurrence> commandLineValues) {
+        final Set<Option<?>> repeatedOnCommandLine = new HashSet<>();
+        for (final Occurrence value : commandLineValues) {
             if (value.option().repeatable()) {
                 repeatedOnCommandLine.add(value.option());
             }
         }
-        final List<OptionValue> effective = new ArrayList<>(fileValues.size() + commandLineValues.size());
-        for (final OptionValue value : fileValues) {
+        final List<Occurrence> effective = new ArrayList<>(fileValues.size() + commandLineValues.size());
+        for (final Occurrence value : fileValues) {
             if (!repeatedOnCommandLine.contains(value.option())) {
                 effective.add(value);
             }
@@ -99,14 +101,14 @@ public final class TurnServerConfigAssembler {
 
         final Assembly a = new Assembly();
         final Set<String> warnedUnsupported = new HashSet<>();
-        for (final OptionValue value : effective) {
+        for (final Occurrence value : effective) {
             final Status status = value.option().status();
             if (status == Status.UNSUPPORTED) {
                 if (warnedUnsupported.add(value.name())) {
                     warnings.warn("coturn option '" + value.name() + "' is not supported by Tern and is ignored");
                 }
             } else if (status == Status.SUPPORTED) {
-                value.option().apply(a.values, value);
+                a.values.apply(value);
                 a.sources.put(value.option(), value);
             }
         }
@@ -116,14 +118,14 @@ public final class TurnServerConfigAssembler {
     /** The values while they are applied, and the last occurrence of each option for messages. */
     private static final class Assembly {
         final OptionValues.Builder values = OptionValues.builder();
-        final Map<OptionDef<?>, OptionValue> sources = new HashMap<>();
+        final Map<Option<?>, Occurrence> sources = new HashMap<>();
 
-        <V> V get(final OptionDef<V> option) {
+        <V> V get(final Option<V> option) {
             return values.get(option);
         }
 
-        String where(final OptionDef<?> option) {
-            final OptionValue v = sources.get(option);
+        String where(final Option<?> option) {
+            final Occurrence v = sources.get(option);
             return v == null ? ConfigSource.defaultValue().where() : v.source().where();
         }
     }
@@ -142,7 +144,7 @@ public final class TurnServerConfigAssembler {
         final long bareExternalIps =
                 a.get(EXTERNAL_IP).stream().filter(m -> m.privateIp().isEmpty()).count();
         if (bareExternalIps > 1) {
-            final OptionValue last = a.sources.get(EXTERNAL_IP);
+            final Occurrence last = a.sources.get(EXTERNAL_IP);
             throw ConfigException.invalidValue(
                     last.name(),
                     last.value(),
@@ -175,14 +177,14 @@ public final class TurnServerConfigAssembler {
         final Optional<Path> cert = a.get(CERT);
         final Optional<Path> pkey = a.get(PKEY);
         if (cert.isPresent() != pkey.isPresent()) {
-            final OptionDef<?> given = cert.isPresent() ? CERT : PKEY;
-            final OptionDef<?> missing = cert.isPresent() ? PKEY : CERT;
-            final OptionValue v = a.sources.get(given);
+            final Option<?> given = cert.isPresent() ? CERT : PKEY;
+            final Option<?> missing = cert.isPresent() ? PKEY : CERT;
+            final Occurrence v = a.sources.get(given);
             throw new ConfigException("Option '" + given + "' ('" + v.value() + "' "
                     + v.source().where() + ") needs option '" + missing + "' too");
         }
         if (cert.isEmpty() && !a.get(NO_TLS) && a.sources.containsKey(TLS_LISTENING_PORT)) {
-            final OptionValue v = a.sources.get(TLS_LISTENING_PORT);
+            final Occurrence v = a.sources.get(TLS_LISTENING_PORT);
             throw new ConfigException("Option 'tls-listening-port' ('" + v.value() + "' "
                     + v.source().where() + ") needs options 'cert' and 'pkey' (or set 'no-tls')");
         }
@@ -205,7 +207,7 @@ public final class TurnServerConfigAssembler {
         final boolean ltCredMech = a.get(LT_CRED_MECH);
         final boolean useAuthSecret = a.get(USE_AUTH_SECRET);
         if (noAuth && (ltCredMech || useAuthSecret)) {
-            final OptionDef<?> other = ltCredMech
+            final Option<?> other = ltCredMech
                     ? LT_CRED_MECH
                     : a.sources.containsKey(USE_AUTH_SECRET) ? USE_AUTH_SECRET : STATIC_AUTH_SECRET;
             throw new ConfigException("Options 'no-auth' " + a.where(NO_AUTH) + " and '" + other + "' " + a.where(other)
@@ -276,10 +278,10 @@ public final class TurnServerConfigAssembler {
         return List.copyOf(byName.values());
     }
 
-    private static void requireReadable(final Assembly a, final OptionDef<Optional<Path>> option) {
+    private static void requireReadable(final Assembly a, final Option<Optional<Path>> option) {
         final Path path = a.get(option).orElseThrow();
         if (!Files.isReadable(path) || Files.isDirectory(path)) {
-            final OptionValue v = a.sources.get(option);
+            final Occurrence v = a.sources.get(option);
             throw ConfigException.invalidValue(v.name(), v.value(), "file not readable: " + path, v.source());
         }
     }

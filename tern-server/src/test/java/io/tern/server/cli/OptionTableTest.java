@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.tern.server.config.CoturnConfigReader;
 import io.tern.server.config.CoturnOptions;
-import io.tern.server.config.OptionDef;
-import io.tern.server.config.OptionDef.Status;
-import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
+import io.tern.server.option.Option.Status;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URISyntaxException;
@@ -97,7 +97,7 @@ class OptionTableTest {
             List.of("prometheus-port=9650"));
 
     /** Rows whose values --print-config never shows; the test gives them back when reading the print. */
-    private static final List<OptionDef<?>> SECRET_ROWS = List.of(CoturnOptions.USER, CoturnOptions.STATIC_AUTH_SECRET);
+    private static final List<Option<?>> SECRET_ROWS = List.of(CoturnOptions.USER, CoturnOptions.STATIC_AUTH_SECRET);
 
     @TempDir
     Path dir;
@@ -114,7 +114,7 @@ class OptionTableTest {
 
     static List<String> supportedRows() {
         return CoturnOptions.withStatus(Status.SUPPORTED).stream()
-                .map(OptionDef::name)
+                .map(Option::name)
                 .toList();
     }
 
@@ -125,7 +125,7 @@ class OptionTableTest {
 
     @Test
     void everyRowIsKnownByEachOfItsNames() {
-        for (OptionDef<?> row : CoturnOptions.all()) {
+        for (Option<?> row : CoturnOptions.all()) {
             assertThat(CoturnOptions.find(row.name())).isSameAs(row);
             row.aliases().forEach(alias -> assertThat(CoturnOptions.find(alias)).isSameAs(row));
             assertThat(row.help()).as(row.name()).isNotBlank();
@@ -152,10 +152,10 @@ class OptionTableTest {
                 .isEqualTo(withoutGeneratedSecret(fromFile));
         assertThat(fromFile).as("%s is printed", name).isNotEqualTo(printConfig("turn", "--print-config"));
 
-        List<OptionValue> secrets = read(file.toString(), lines).stream()
+        List<Occurrence> secrets = read(file.toString(), lines).stream()
                 .filter(v -> SECRET_ROWS.contains(v.option()))
                 .toList();
-        for (OptionValue secret : secrets) {
+        for (Occurrence secret : secrets) {
             assertThat(fromFile).as("%s is redacted", secret.value()).doesNotContain(secret.value());
         }
         TurnServerConfig reread = assemble(read("print", fromFile.lines().toList()), secrets);
@@ -171,11 +171,11 @@ class OptionTableTest {
                 && a.generatedSecret().isPresent() == b.generatedSecret().isPresent();
     }
 
-    private static TurnServerConfig assemble(List<OptionValue> file, List<OptionValue> commandLine) {
+    private static TurnServerConfig assemble(List<Occurrence> file, List<Occurrence> commandLine) {
         return new TurnServerConfigAssembler(message -> {}).assemble(file, commandLine);
     }
 
-    private static List<OptionValue> read(String source, List<String> lines) {
+    private static List<Occurrence> read(String source, List<String> lines) {
         return new CoturnConfigReader(message -> {}).read(source, lines);
     }
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.server.config.AuthMode;
 import io.tern.server.config.CoturnOptions;
-import io.tern.server.config.OptionDef;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.Verbosity;
+import io.tern.server.option.Option;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URISyntaxException;
@@ -164,7 +164,7 @@ class TurnCommandTest {
     void turnHelpListsEverySupportedOptionWithItsDefault() {
         assertThat(run("turn", "--help")).isZero();
         final String help = out.toString();
-        for (final OptionDef<?> option : CoturnOptions.withStatus(OptionDef.Status.SUPPORTED)) {
+        for (final Option<?> option : CoturnOptions.withStatus(Option.Status.SUPPORTED)) {
             assertThat(help).contains("--" + option.name());
             assertThat(option.helpWithDefault()).contains("Default:");
         }

@@ -1,6 +1,8 @@
 package io.tern.server.config;
 
 import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,20 +31,20 @@ final class ConfigTestSupport {
     }
 
     /** Command-line style occurrences: {@code cli("min-port", "1", "no-udp", "")}. */
-    static List<OptionValue> cli(final String... nameValuePairs) {
-        final List<OptionValue> values = new ArrayList<>();
+    static List<Occurrence> cli(final String... nameValuePairs) {
+        final List<Occurrence> values = new ArrayList<>();
         for (int i = 0; i < nameValuePairs.length; i += 2) {
-            final OptionDef<?> option = CoturnOptions.find(nameValuePairs[i]);
+            final Option<?> option = CoturnOptions.find(nameValuePairs[i]);
             if (option == null) {
                 throw new IllegalArgumentException(nameValuePairs[i]);
             }
-            values.add(new OptionValue(option, nameValuePairs[i + 1], ConfigSource.commandLine()));
+            values.add(new Occurrence(option, nameValuePairs[i + 1], ConfigSource.commandLine()));
         }
         return values;
     }
 
     /** Config-file occurrences from inline text, named {@code test.conf}. */
-    static List<OptionValue> file(final WarningSink warnings, final String... lines) {
+    static List<Occurrence> file(final WarningSink warnings, final String... lines) {
         return new CoturnConfigReader(warnings).read("test.conf", List.of(lines));
     }
 }

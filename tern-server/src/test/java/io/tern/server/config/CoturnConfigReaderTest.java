@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tern.server.config.ConfigTestSupport.RecordingWarnings;
 import io.tern.server.option.ConfigException;
 import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import io.tern.stun.address.IpLiterals;
 import io.tern.turn.policy.IpRange;
 import java.net.InetAddress;
@@ -29,7 +31,7 @@ class CoturnConfigReaderTest {
     @Test
     void readsEveryFieldOfACoturnStyleConfig() throws Exception {
         final Path conf = resource("turnserver-example.conf");
-        final List<OptionValue> values = new CoturnConfigReader(warnings).read(conf);
+        final List<Occurrence> values = new CoturnConfigReader(warnings).read(conf);
         final TurnServerConfig config = new TurnServerConfigAssembler(warnings).assemble(values, List.of());
 
         assertThat(config.listeningPort()).isEqualTo(3479);
@@ -112,7 +114,7 @@ class CoturnConfigReaderTest {
                 .as("coturn's /etc/turnserver.conf must be installed")
                 .isTrue();
 
-        final List<OptionValue> values = new CoturnConfigReader(warnings).read(debian);
+        final List<Occurrence> values = new CoturnConfigReader(warnings).read(debian);
         final TurnServerConfig config = new TurnServerConfigAssembler(warnings).assemble(values, List.of());
 
         assertThat(config.listeningPort()).isEqualTo(CoturnOptions.LISTENING_PORT.defaultValue());
@@ -123,14 +125,14 @@ class CoturnConfigReaderTest {
 
     @Test
     void separatorsAreSpaceTabOrEqualsInAnyRun() {
-        final List<OptionValue> values =
+        final List<Occurrence> values =
                 file(warnings, "realm=a", "realm b", "realm \t= c", "realm==d", "\t  realm=e  \t", "realm=f\r");
-        assertThat(values).extracting(OptionValue::value).containsExactly("a", "b", "c", "d", "e", "f");
+        assertThat(values).extracting(Occurrence::value).containsExactly("a", "b", "c", "d", "e", "f");
     }
 
     @Test
     void commentsAreWholeLineOnlyAsInCoturn() {
-        final List<OptionValue> values =
+        final List<Occurrence> values =
                 file(warnings, "# comment", "   # indented comment", "", "   ", "realm=north.gov # not a comment");
         assertThat(values).hasSize(1);
         assertThat(values.get(0).value()).isEqualTo("north.gov # not a comment");
@@ -153,7 +155,7 @@ class CoturnConfigReaderTest {
 
     @Test
     void leadingDoubleDashIsTolerated() {
-        final OptionValue value = file(warnings, "--listening-port=3479").get(0);
+        final Occurrence value = file(warnings, "--listening-port=3479").get(0);
         assertThat(value.name()).isEqualTo("listening-port");
         assertThat(value.value()).isEqualTo("3479");
     }
@@ -216,7 +218,7 @@ class CoturnConfigReaderTest {
 
     @Property(tries = 1000)
     void assemblerThrowsNothingButConfigException(@ForAll("lines") final List<String> lines) {
-        final List<OptionValue> values;
+        final List<Occurrence> values;
         try {
             values = new CoturnConfigReader(message -> {}).read("fuzz.conf", lines);
         } catch (final ConfigException expected) {
@@ -232,7 +234,7 @@ class CoturnConfigReaderTest {
     @Provide
     Arbitrary<List<String>> lines() {
         final Arbitrary<String> names = Arbitraries.oneOf(
-                Arbitraries.of(CoturnOptions.all()).map(OptionDef::name),
+                Arbitraries.of(CoturnOptions.all()).map(Option::name),
                 Arbitraries.strings().ofMaxLength(12));
         final Arbitrary<String> separators = Arbitraries.of("=", " ", "\t", " = ", "", "==", "\"");
         final Arbitrary<String> values = Arbitraries.oneOf(

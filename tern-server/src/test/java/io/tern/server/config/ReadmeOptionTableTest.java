@@ -1,6 +1,7 @@
 package io.tern.server.config;
 
-import io.tern.server.config.OptionDef.Status;
+import io.tern.server.option.Option;
+import io.tern.server.option.Option.Status;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,14 +27,14 @@ class ReadmeOptionTableTest {
         List<String> lines = new ArrayList<>();
         lines.add("| Option | Meaning | Default |");
         lines.add("|---|---|---|");
-        for (OptionDef<?> option : CoturnOptions.withStatus(Status.SUPPORTED)) {
+        for (Option<?> option : CoturnOptions.withStatus(Status.SUPPORTED)) {
             List<String> names = new ArrayList<>();
             names.add("`" + option.name() + "`");
             option.aliases().forEach(alias -> names.add("`" + alias + "`"));
             if (option.shortFlag() != null) {
                 names.add("`" + option.shortFlag() + "`");
             }
-            lines.add("| " + String.join(", ", names) + " | " + ReadmeSection.cell(option.description()) + " | "
+            lines.add("| " + String.join(", ", names) + " | " + ReadmeSection.cell(option.meaning()) + " | "
                     + ReadmeSection.cell(option.defaultText())
                     + " |");
         }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tern.server.config.ConfigTestSupport.RecordingWarnings;
 import io.tern.server.option.ConfigException;
 import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
 import io.tern.stun.address.IpLiterals;
 import io.tern.stun.address.TransportAddress;
 import java.util.List;
@@ -438,18 +439,18 @@ class TurnServerConfigAssemblerTest {
                 List.of());
         final String summary = ConfigSummary.format(original, true);
         // The summary omits user keys, so add them back as the only non-printed part.
-        final List<OptionValue> reread =
+        final List<Occurrence> reread =
                 new CoturnConfigReader(warnings).read("summary", summary.lines().toList());
-        final List<OptionValue> users = original.staticUsers().stream()
-                .map(u -> new OptionValue(
+        final List<Occurrence> users = original.staticUsers().stream()
+                .map(u -> new Occurrence(
                         CoturnOptions.find("user"), u.name() + ":0x" + u.keyHex(), ConfigSource.commandLine()))
                 .toList();
         final TurnServerConfig again = assembler.assemble(reread, users);
         assertThat(again).isEqualTo(original);
     }
 
-    private static List<OptionValue> cliFor(final List<String> lines) {
-        final List<OptionValue> values = new java.util.ArrayList<>();
+    private static List<Occurrence> cliFor(final List<String> lines) {
+        final List<Occurrence> values = new java.util.ArrayList<>();
         for (final String line : lines) {
             final int eq = line.indexOf('=');
             values.addAll(cli(line.substring(0, eq), line.substring(eq + 1)));
@@ -457,8 +458,8 @@ class TurnServerConfigAssemblerTest {
         return values;
     }
 
-    private static List<OptionValue> concat(final List<OptionValue> a, final List<OptionValue> b) {
-        final List<OptionValue> all = new java.util.ArrayList<>(a);
+    private static List<Occurrence> concat(final List<Occurrence> a, final List<Occurrence> b) {
+        final List<Occurrence> all = new java.util.ArrayList<>(a);
         all.addAll(b);
         return all;
     }

@@ -1,11 +1,11 @@
 package io.tern.server.interop;
 
 import io.tern.server.config.CoturnOptions;
-import io.tern.server.config.OptionDef;
-import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import io.tern.server.relay.RelayServer;
 import java.io.IOException;
 import java.net.DatagramSocket;
@@ -39,17 +39,17 @@ public final class InteropRelay implements AutoCloseable {
      * udp-io} where the options do not, so the interop suite runs on either UDP path.
      */
     public static TurnServerConfig config(String... options) {
-        List<OptionValue> values = new ArrayList<>();
+        List<Occurrence> values = new ArrayList<>();
         String udpIo = System.getProperty(UDP_IO_PROPERTY);
         if (udpIo != null && !List.of(options).contains("udp-io")) {
-            values.add(new OptionValue(CoturnOptions.UDP_IO, udpIo, ConfigSource.commandLine()));
+            values.add(new Occurrence(CoturnOptions.UDP_IO, udpIo, ConfigSource.commandLine()));
         }
         for (int i = 0; i < options.length; i += 2) {
-            OptionDef<?> option = CoturnOptions.find(options[i]);
+            Option<?> option = CoturnOptions.find(options[i]);
             if (option == null) {
                 throw new IllegalArgumentException("unknown option " + options[i]);
             }
-            values.add(new OptionValue(option, options[i + 1], ConfigSource.commandLine()));
+            values.add(new Occurrence(option, options[i + 1], ConfigSource.commandLine()));
         }
         return new TurnServerConfigAssembler(message -> {}).assemble(List.of(), values);
     }

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.netty.stream.StreamEvent;
 import io.tern.server.config.CoturnOptions;
-import io.tern.server.config.OptionDef;
-import io.tern.server.config.OptionValue;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.TurnServerConfigAssembler;
 import io.tern.server.option.ConfigSource;
+import io.tern.server.option.Occurrence;
+import io.tern.server.option.Option;
 import io.tern.server.relay.RelayServer;
 import io.tern.testkit.TestTls;
 import io.tern.turn.engine.DropReason;
@@ -126,11 +126,11 @@ class StreamInteropTest {
         } else {
             options.addAll(List.of("no-tls", ""));
         }
-        List<OptionValue> values = new ArrayList<>();
+        List<Occurrence> values = new ArrayList<>();
         for (int i = 0; i < options.size(); i += 2) {
-            OptionDef<?> option = CoturnOptions.find(options.get(i));
+            Option<?> option = CoturnOptions.find(options.get(i));
             assertThat(option).as(options.get(i)).isNotNull();
-            values.add(new OptionValue(option, options.get(i + 1), ConfigSource.commandLine()));
+            values.add(new Occurrence(option, options.get(i + 1), ConfigSource.commandLine()));
         }
         TurnServerConfig config = new TurnServerConfigAssembler(message -> {}).assemble(List.of(), values);
         server = RelayServer.start(config);
