@@ -8,6 +8,7 @@ import io.tern.stun.integrity.MessageIntegrity;
 import io.tern.stun.message.StunClass;
 import io.tern.stun.message.StunMessageDecoder;
 import io.tern.stun.message.StunMessageWriter;
+import io.tern.testkit.TestTls;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -77,7 +78,7 @@ public final class TurnClient implements AutoCloseable {
         }
         plain.connect(streamServer, 5000);
         javax.net.ssl.SSLSocket secure = (javax.net.ssl.SSLSocket)
-                TrustAll.context().getSocketFactory().createSocket(plain, "localhost", streamServer.getPort(), true);
+                TestTls.trustAll().getSocketFactory().createSocket(plain, "localhost", streamServer.getPort(), true);
         secure.startHandshake();
         tcp = secure;
         tcp.setSoTimeout(5000);
