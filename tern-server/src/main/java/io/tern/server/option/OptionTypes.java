@@ -198,7 +198,7 @@ public final class OptionTypes {
 
     /** A file or directory path, named {@code paramLabel} in help. */
     public static OptionType<Path> path(String paramLabel) {
-        return new OptionType<>() {
+        return new Simple<>(paramLabel) {
             @Override
             public Path parse(String text) {
                 String t = text.trim();
@@ -210,16 +210,6 @@ public final class OptionTypes {
                 } catch (InvalidPathException e) {
                     throw new IllegalArgumentException("is not a valid path: " + e.getReason());
                 }
-            }
-
-            @Override
-            public String format(Path value) {
-                return value.toString();
-            }
-
-            @Override
-            public String paramLabel() {
-                return paramLabel;
             }
         };
     }
@@ -239,7 +229,7 @@ public final class OptionTypes {
 
     /** An http:// or https:// URL. */
     public static OptionType<URI> httpUrl() {
-        return new OptionType<>() {
+        return new Simple<>("<url>") {
             @Override
             public URI parse(String text) {
                 try {
@@ -253,16 +243,6 @@ public final class OptionTypes {
                 } catch (URISyntaxException e) {
                     throw new IllegalArgumentException("is not a URL: " + e.getReason());
                 }
-            }
-
-            @Override
-            public String format(URI value) {
-                return value.toString();
-            }
-
-            @Override
-            public String paramLabel() {
-                return "<url>";
             }
         };
     }
