@@ -29,8 +29,8 @@ public final class Authenticator {
     private final byte[] usernameBytes = new byte[MAX_USERNAME_BYTES];
 
     /**
-     * @param wallClock the time REST usernames' expiry is checked against; the only wall-clock
-     *                  reading of the engine
+     * @param wallClock the time REST usernames' expiry and nonces are checked against; the only
+     *                  wall-clock reading of the engine
      */
     public Authenticator(
             CredentialStore credentials,
@@ -68,7 +68,7 @@ public final class Authenticator {
                         nonceOffset,
                         message.valueLength(AttributeType.NONCE),
                         request.client().address(),
-                        request.nowNs())
+                        wallClock.millis())
                 != NonceService.VALID) {
             challenge(request, ErrorCode.STALE_NONCE);
             return false;
@@ -131,7 +131,7 @@ public final class Authenticator {
             return;
         }
         writer.putBytes(AttributeType.REALM, credentials.realm());
-        writer.putBytes(AttributeType.NONCE, nonces.issue(request.client().address(), request.nowNs()));
+        writer.putBytes(AttributeType.NONCE, nonces.issue(request.client().address(), wallClock.millis()));
         writer.putBytes(AttributeType.PASSWORD_ALGORITHMS, PasswordAlgorithms.offer());
         request.finishUnsigned();
     }

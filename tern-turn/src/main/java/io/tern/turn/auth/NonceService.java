@@ -3,6 +3,7 @@ package io.tern.turn.auth;
 import io.tern.stun.address.TransportAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -10,7 +11,11 @@ import org.agrona.DirectBuffer;
 
 /**
  * Stateless nonces: the expiry and an HMAC binding it to the client's IP address, so an
- * unauthenticated flood costs an HMAC and creates no state. The port is left out: a client's
+ * unauthenticated flood costs an HMAC and creates no state. The expiry is wall-clock time (epoch
+ * seconds), so that every node holding the same key ({@code stateless-nonce-secret}) accepts a
+ * nonce another issued, as long as their clocks agree within the nonce lifetime; a nonce whose
+ * expiry lies more than {@link #MAX_CLOCK_AHEAD_SECONDS} beyond what this node would issue came
+ * from a clock too far ahead, and is stale here. The port is left out: a client's
  * RFC 6062 data connections come from new ports and sign their ConnectionBind with the nonce of
  * the control connection, as coturn's clients do. Each nonce starts with the RFC 8489
  * §9.2 cookie {@code obMatJos2} and the server's security feature bits.
@@ -23,6 +28,9 @@ public final class NonceService {
     public static final int FEATURE_PASSWORD_ALGORITHMS = 0x80_0000;
     /** Feature bit 1: USERHASH (username anonymity) is supported. */
     public static final int FEATURE_USERNAME_ANONYMITY = 0x40_0000;
+
+    /** How far the issuing node's clock may run ahead of this one's, as coturn allows "a few seconds". */
+    public static final long MAX_CLOCK_AHEAD_SECONDS = 5;
 
     public static final int VALID = 0;
     public static final int STALE = 1;
@@ -60,9 +68,11 @@ public final class NonceService {
     /**
      * Writes a fresh nonce for {@code client} into an internal array and returns it. The array is
      * reused by the next call.
+     *
+     * @param epochMillis the wall clock now
      */
-    public byte[] issue(TransportAddress client, long nowNs) {
-        long expirySeconds = (nowNs + lifetimeNs) / 1_000_000_000L;
+    public byte[] issue(TransportAddress client, long epochMillis) {
+        long expirySeconds = expirySeconds(epochMillis);
         int p = prefix.length;
         for (int i = EXPIRY_HEX - 1; i >= 0; i--) {
             nonce[p + i] = HEX[(int) ((expirySeconds >>> (4 * (EXPIRY_HEX - 1 - i))) & 0xF)];
@@ -76,8 +86,13 @@ public final class NonceService {
         return nonce;
     }
 
-    /** {@link #VALID} when the nonce was issued by this key to this client's IP and has not expired. */
-    public int check(DirectBuffer buffer, int offset, int length, TransportAddress client, long nowNs) {
+    /**
+     * {@link #VALID} when the nonce was issued by this key to this client's IP, has not expired and
+     * does not come from a clock too far ahead.
+     *
+     * @param epochMillis the wall clock now
+     */
+    public int check(DirectBuffer buffer, int offset, int length, TransportAddress client, long epochMillis) {
         if (length != nonce.length) {
             return STALE;
         }
@@ -101,10 +116,27 @@ public final class NonceService {
             diff |= buffer.getByte(m + 2 * i) ^ HEX[(macOutput[i] >>> 4) & 0xF];
             diff |= buffer.getByte(m + 2 * i + 1) ^ HEX[macOutput[i] & 0xF];
         }
-        if (diff != 0 || expirySeconds * 1_000_000_000L < nowNs) {
+        if (diff != 0
+                || expirySeconds < Math.floorDiv(epochMillis, 1000L)
+                || expirySeconds > expirySeconds(epochMillis) + MAX_CLOCK_AHEAD_SECONDS) {
             return STALE;
         }
         return VALID;
+    }
+
+    /** The HMAC key of {@code stateless-nonce-secret}, derived as coturn does: SHA-256("coturn-stateless-nonce-v1" || secret). */
+    public static byte[] keyFromSecret(String secret) {
+        try {
+            MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+            sha256.update("coturn-stateless-nonce-v1".getBytes(StandardCharsets.US_ASCII));
+            return sha256.digest(secret.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private long expirySeconds(long epochMillis) {
+        return Math.floorDiv(epochMillis, 1000L) + lifetimeNs / 1_000_000_000L;
     }
 
     private void computeMac(long expirySeconds, TransportAddress client) {

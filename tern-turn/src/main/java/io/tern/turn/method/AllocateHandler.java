@@ -34,20 +34,23 @@ public final class AllocateHandler {
     private final byte[] addressErrorScratch = new byte[AddressErrorCode.maxValueBytes()];
     private final TransportAddress candidate = new TransportAddress();
     private final RequestedAttributes requested = new RequestedAttributes();
+    private final AllocateRedirect redirect;
 
     public AllocateHandler(EngineState engine) {
         this.engine = engine;
+        this.redirect = new AllocateRedirect(engine);
     }
 
     /**
      * Answers an Allocate, or takes its ports and asks the transport for its relay sockets. Each
      * step of RFC 8656 §7.2 is one method below, in the order Tern checks them (the order decides
      * which error a request with several faults gets). Step 1 (authentication) is done before any
-     * handler runs; step 4 needs nothing (Tern honours DONT-FRAGMENT); step 11 (300 Try Alternate)
-     * is not implemented.
+     * handler runs; step 4 needs nothing (Tern honours DONT-FRAGMENT); the 300 (Try Alternate) the
+     * server MAY send comes right after step 2, as coturn's redirect follows its 437 check.
      */
     public void handle(RequestContext request) {
         if (step2FiveTupleFree(request)
+                && !redirect.answered(request)
                 && step3RequestedTransport(request)
                 && rfc6062TcpAttributes(request)
                 && steps5And6AttributesExclusive(request)
@@ -190,7 +193,10 @@ public final class AllocateHandler {
         return true;
     }
 
-    /** Drain mode (Tern's, as coturn's): no new allocations, 508 (Insufficient Capacity). */
+    /**
+     * Drain mode without an alternate to send the client to: no new allocations, 508 (Insufficient
+     * Capacity), as coturn's drain answers.
+     */
     private boolean notDraining(RequestContext request) {
         if (engine.state().draining()) {
             request.signedError(ErrorCode.INSUFFICIENT_CAPACITY);

@@ -134,6 +134,21 @@ public final class StunResponse {
         return all.isEmpty() ? null : all.get(0);
     }
 
+    /** Every plain (not XOR) address attribute of this type, in order: ALTERNATE-SERVER, MAPPED-ADDRESS. */
+    public List<TransportAddress> addresses(int type) {
+        List<TransportAddress> out = new ArrayList<>();
+        for (Attribute a : attributes) {
+            if (a.type == type) {
+                TransportAddress address = new TransportAddress();
+                if (!AddressAttribute.decodePlain(buffer, a.valueOffset, a.valueLength, address, new byte[16])) {
+                    throw new AssertionError("bad address in attribute 0x" + Integer.toHexString(type));
+                }
+                out.add(address);
+            }
+        }
+        return out;
+    }
+
     public List<TransportAddress> xorAddresses(int type) {
         List<TransportAddress> out = new ArrayList<>();
         for (Attribute a : attributes) {

@@ -69,7 +69,7 @@ public final class TurnFixture {
                         b.denied.stream().map(IpRange::parse).toList(),
                         b.allowLoopback,
                         List.of(SERVER_LISTENER)),
-                "nonce-key-for-tests".getBytes(StandardCharsets.UTF_8),
+                b.nonceKey.getBytes(StandardCharsets.UTF_8),
                 b.nonceLifetimeNs,
                 state);
         this.engine = new TurnEngine(
@@ -182,6 +182,7 @@ public final class TurnFixture {
         private int portMin = PORT_MIN;
         private int portMax = PORT_MAX;
         private long nonceLifetimeNs = TimeUnit.SECONDS.toNanos(600);
+        private String nonceKey = "nonce-key-for-tests";
         private int shard;
         private int shards = 1;
 
@@ -252,6 +253,12 @@ public final class TurnFixture {
 
         public Builder nonceLifetimeSeconds(long seconds) {
             this.nonceLifetimeNs = TimeUnit.SECONDS.toNanos(seconds);
+            return this;
+        }
+
+        /** The nonce HMAC key; fixtures with the same key accept each other's nonces, as nodes of a fleet. */
+        public Builder nonceKey(String key) {
+            this.nonceKey = key;
             return this;
         }
 
