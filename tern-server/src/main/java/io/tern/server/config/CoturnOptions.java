@@ -12,6 +12,7 @@ import static io.tern.server.config.CoturnTypes.optionalInteger;
 import static io.tern.server.config.CoturnTypes.path;
 import static io.tern.server.config.CoturnTypes.port;
 import static io.tern.server.config.CoturnTypes.raw;
+import static io.tern.server.config.CoturnTypes.serverAddress;
 import static io.tern.server.config.CoturnTypes.stickyFlag;
 import static io.tern.server.config.CoturnTypes.text;
 import static io.tern.server.option.OptionTypes.integer;
@@ -25,6 +26,7 @@ import io.tern.server.option.Option.Status;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.policy.IpRange;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -258,6 +260,55 @@ public final class CoturnOptions {
             .type(optionalInteger("<seconds>", 0), 600)
             .help("Nonce lifetime in seconds; 0 means unlimited; without a value 600."));
 
+    public static final Option<Optional<String>> STATELESS_NONCE_SECRET = add(
+            supported("stateless-nonce-secret")
+                    .type(optional(raw("<secret>")), Optional.empty())
+                    .defaultText("none: a random key per process")
+                    .help("Secret the nonce key is derived from, as coturn does (SHA-256 of"
+                            + " 'coturn-stateless-nonce-v1' and the secret): every node given the same secret accepts"
+                            + " the nonces of the others, so a client retrying on another node costs no 438. Clocks"
+                            + " must agree within stale-nonce. Use a long random string, in the config file rather"
+                            + " than on the command line."),
+            CoturnPrinting.printer((c, showSecrets) -> c.statelessNonceSecret().isPresent()
+                    ? List.of("# stateless-nonce-secret: given (redacted)")
+                    : List.of()));
+
+    // ---- redirection and drain ------------------------------------------------------------------
+
+    public static final Option<List<InetSocketAddress>> ALTERNATE_SERVER = add(supported("alternate-server")
+            .type(repeatable(serverAddress(3478)), List.of())
+            .help("Alternate server for UDP and TCP clients, 'ip[:port]' ('[ipv6]:port'; port 3478 when"
+                    + " omitted): every Allocate is answered 300 Try Alternate naming one, round robin over the"
+                    + " list, as in coturn (a server given twice gets twice the share); repeat for several."));
+
+    public static final Option<List<InetSocketAddress>> UDP_ALTERNATE_SERVER = add(supported("udp-alternate-server")
+            .type(repeatable(serverAddress(3478)), List.of())
+            .help("Alternate server for UDP clients only, in place of alternate-server's list for them; same"
+                    + " form; repeat for several."));
+
+    public static final Option<List<InetSocketAddress>> TCP_ALTERNATE_SERVER = add(supported("tcp-alternate-server")
+            .type(repeatable(serverAddress(3478)), List.of())
+            .help("Alternate server for TCP clients only, in place of alternate-server's list for them; same"
+                    + " form; repeat for several."));
+
+    public static final Option<List<InetSocketAddress>> TLS_ALTERNATE_SERVER = add(supported("tls-alternate-server")
+            .type(repeatable(serverAddress(5349)), List.of())
+            .help("Alternate server for TLS clients, 'ip[:port]' (port 5349 when omitted); same behaviour as"
+                    + " alternate-server; repeat for several."));
+
+    public static final Option<Boolean> DRAIN_ON_TERM = add(supported("drain-on-term")
+            .ternExtension()
+            .type(flag(), false)
+            .help("SIGTERM drains instead of stopping at once, as SIGUSR1 does: /ready turns 503, new Allocates"
+                    + " are redirected (300) or refused (508), and the process exits once allocations fall to"
+                    + " drain-min-allocations. A second SIGTERM or SIGINT stops at once."));
+
+    public static final Option<Integer> DRAIN_MIN_ALLOCATIONS = add(supported("drain-min-allocations")
+            .ternExtension()
+            .type(integer(0, ANY), 0)
+            .help("A draining process exits once its allocations are at most this many; 0 waits for the last"
+                    + " one to end."));
+
     // ---- peers ----------------------------------------------------------------------------------
 
     public static final Option<List<IpRange>> ALLOWED_PEER_IP = add(supported("allowed-peer-ip")
@@ -353,6 +404,7 @@ public final class CoturnOptions {
 
     static {
         ROWS.add(alwaysTrue("no-cli", "Tern has no telnet CLI; accepted and ignored."));
+        ROWS.add(alwaysTrue("stateless-nonce", "Tern's nonces are always stateless; accepted and ignored."));
         for (final String flag : List.of(
                 "udp-self-balance",
                 "no-auth-pings",
@@ -397,8 +449,6 @@ public final class CoturnOptions {
                 "new-log-timestamp-format",
                 "syslog-facility",
                 "aux-server",
-                "alternate-server",
-                "tls-alternate-server",
                 "max-allocate-timeout",
                 "CA-file",
                 "dh-file",

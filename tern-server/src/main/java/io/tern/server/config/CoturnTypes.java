@@ -7,6 +7,7 @@ import io.tern.server.option.OptionTypes;
 import io.tern.stun.address.IpLiterals;
 import io.tern.turn.policy.IpRange;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
@@ -110,6 +111,41 @@ public final class CoturnTypes {
                     }
                 },
                 InetAddress::getHostAddress);
+    }
+
+    /**
+     * An alternate server as coturn writes it: {@code ip}, {@code ip:port}, {@code [ipv6]:port} or
+     * a bare IPv6 address; without a port, {@code defaultPort}.
+     */
+    public static OptionType<InetSocketAddress> serverAddress(final int defaultPort) {
+        return new Scalar<>(
+                "<ip[:port]>",
+                text -> {
+                    final String value = text.trim();
+                    String host = value;
+                    String port = null;
+                    if (value.startsWith("[")) {
+                        final int end = value.indexOf(']');
+                        if (end < 0 || end + 1 < value.length() && value.charAt(end + 1) != ':') {
+                            throw new IllegalArgumentException("must be 'ip', 'ip:port' or '[ipv6]:port'");
+                        }
+                        host = value.substring(1, end);
+                        port = end + 1 < value.length() ? value.substring(end + 2) : null;
+                    } else if (value.indexOf(':') >= 0 && value.indexOf(':') == value.lastIndexOf(':')) {
+                        host = value.substring(0, value.indexOf(':'));
+                        port = value.substring(value.indexOf(':') + 1);
+                    }
+                    final InetAddress ip;
+                    try {
+                        ip = IpLiterals.parse(host);
+                    } catch (final IllegalArgumentException ex) {
+                        throw new IllegalArgumentException("'" + host + "' is not an IP address");
+                    }
+                    return new InetSocketAddress(ip, port == null ? defaultPort : port().parse(port));
+                },
+                address -> address.getAddress() instanceof java.net.Inet6Address
+                        ? "[" + address.getAddress().getHostAddress() + "]:" + address.getPort()
+                        : address.getAddress().getHostAddress() + ":" + address.getPort());
     }
 
     /** coturn's {@code external-ip}: {@code public} or {@code public/private}. */

@@ -5,6 +5,7 @@ import static io.tern.server.config.CoturnOptions.*;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.policy.IpRange;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -141,6 +142,35 @@ public record TurnServerConfig(
 
     public int staleNonceSeconds() {
         return options.get(STALE_NONCE);
+    }
+
+    public Optional<String> statelessNonceSecret() {
+        return options.get(STATELESS_NONCE_SECRET);
+    }
+
+    /** {@code alternate-server}: UDP and TCP clients, unless their own list is given. */
+    public List<InetSocketAddress> alternateServers() {
+        return options.get(ALTERNATE_SERVER);
+    }
+
+    public List<InetSocketAddress> udpAlternateServers() {
+        return options.get(UDP_ALTERNATE_SERVER);
+    }
+
+    public List<InetSocketAddress> tcpAlternateServers() {
+        return options.get(TCP_ALTERNATE_SERVER);
+    }
+
+    public List<InetSocketAddress> tlsAlternateServers() {
+        return options.get(TLS_ALTERNATE_SERVER);
+    }
+
+    public boolean drainOnTerm() {
+        return options.get(DRAIN_ON_TERM);
+    }
+
+    public int drainMinAllocations() {
+        return options.get(DRAIN_MIN_ALLOCATIONS);
     }
 
     public List<IpRange> allowedPeerIps() {

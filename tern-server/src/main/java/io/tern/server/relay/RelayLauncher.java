@@ -3,8 +3,8 @@ package io.tern.server.relay;
 import io.tern.server.cli.TurnServerLauncher;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.config.Verbosity;
+import io.tern.server.drain.RelayDrain;
 import io.tern.server.log.Logs;
-import io.tern.server.metrics.DrainWatch;
 import io.tern.server.metrics.MetricsEndpoint;
 import io.tern.server.metrics.RelayMetrics;
 import java.io.IOException;
@@ -21,12 +21,16 @@ import sun.misc.Signal;
 
 /**
  * {@code tern turn}: starts the relay, prints the generated secret once, and runs until SIGTERM or
- * SIGINT. SIGUSR1 switches to drain mode, as in coturn: new allocations are refused with 508,
- * {@code /health} answers 503, and the process exits once the last allocation is gone. With
- * {@code --prometheus} it serves {@code /metrics} and {@code /health} on {@code --prometheus-port}.
+ * SIGINT. SIGUSR1 (and SIGTERM with {@code drain-on-term}) switches to drain mode: new Allocates
+ * are redirected with 300 to an alternate or, without one, refused with 508 as in coturn,
+ * {@code /ready} and {@code /health} answer 503, and the process exits once allocations are down to
+ * {@code drain-min-allocations}. With {@code --prometheus} it serves {@code /metrics},
+ * {@code /health} and {@code /ready} on {@code --prometheus-port}.
  */
 public final class RelayLauncher implements TurnServerLauncher {
     private static final System.Logger LOG = System.getLogger("tern");
+    /** How often a drain looks at the allocation count and the alternates. */
+    private static final long DRAIN_PERIOD_MS = 1000;
 
     private final PrintStream out;
 
@@ -70,27 +74,46 @@ public final class RelayLauncher implements TurnServerLauncher {
                 },
                 "tern-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            Signal.handle(new Signal("USR1"), signal -> {
-                out.println("SIGUSR1: drain mode, new allocations refused; exiting once the last allocation is gone");
+        RelayMetrics allocations = metrics != null ? metrics.metrics() : MetricsEndpoint.forServer(server);
+        Runnable startDrain = () -> {
+            if (!server.draining()) {
+                out.println("Drain mode: new allocations are redirected or refused; exiting once allocations are at"
+                        + " most " + config.drainMinAllocations() + ", alternates " + server.alternates());
                 out.flush();
                 server.drain();
+            }
+        };
+        handle("USR1", signal -> startDrain.run());
+        if (config.drainOnTerm()) {
+            // The first SIGTERM drains; a second one, or SIGINT, stops at once through the shutdown hook.
+            handle("TERM", signal -> {
+                if (server.draining()) {
+                    System.exit(0);
+                }
+                startDrain.run();
             });
-        } catch (IllegalArgumentException e) {
-            LOG.log(System.Logger.Level.WARNING, "SIGUSR1 drain mode unavailable: " + e.getMessage());
         }
-        RelayMetrics allocations = metrics != null ? metrics.metrics() : MetricsEndpoint.forServer(server);
-        DrainWatch.start(
+        RelayDrain.start(
                 server::draining,
                 allocations::activeAllocations,
+                config.drainMinAllocations(),
+                server::refreshAlternates,
                 () -> {
-                    out.println("Drain mode: last allocation gone, exiting");
+                    out.println("Drain mode: allocations down to " + allocations.activeAllocations() + ", exiting");
                     out.flush();
                     stopped.countDown();
                 },
-                1000);
+                DRAIN_PERIOD_MS);
         stopped.await();
         return 0;
+    }
+
+    private static void handle(String signal, sun.misc.SignalHandler handler) {
+        try {
+            Signal.handle(new Signal(signal), handler);
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "SIG" + signal + " drain unavailable: " + e.getMessage());
+        }
     }
 
     private static void writePid(Path pidFile) throws IOException {

@@ -14,15 +14,21 @@ import io.tern.server.config.AuthMode;
 import io.tern.server.config.ExternalIpMapping;
 import io.tern.server.config.StaticUser;
 import io.tern.server.config.TurnServerConfig;
+import io.tern.server.drain.AlternateSource;
+import io.tern.server.drain.StaticAlternates;
 import io.tern.stun.address.TransportAddress;
 import io.tern.turn.allocation.RelayPortPool;
 import io.tern.turn.auth.CredentialStore;
+import io.tern.turn.auth.NonceService;
 import io.tern.turn.engine.SynchronizedSharedState;
+import io.tern.turn.engine.TransportProtocol;
 import io.tern.turn.engine.TurnEngine;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.engine.TurnShared;
 import io.tern.turn.policy.PeerAddressPolicy;
 import io.tern.turn.quota.AllocationQuota;
+import io.tern.turn.redirect.AlternateServers;
+import io.tern.turn.redirect.Alternates;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -33,6 +39,7 @@ import java.security.SecureRandom;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -56,16 +63,43 @@ public final class RelayServer implements AutoCloseable {
     private final TurnServerTransport transport;
     private final TlsContextSource tls;
     private final AtomicBoolean draining;
+    private final Alternates alternates;
+    private final AlternateSource alternateSource;
     private final String summary;
 
-    private RelayServer(TurnServerTransport transport, TlsContextSource tls, AtomicBoolean draining, String summary) {
+    private RelayServer(
+            TurnServerTransport transport,
+            TlsContextSource tls,
+            AtomicBoolean draining,
+            Alternates alternates,
+            AlternateSource alternateSource,
+            String summary) {
         this.transport = transport;
         this.tls = tls;
         this.draining = draining;
+        this.alternates = alternates;
+        this.alternateSource = alternateSource;
         this.summary = summary;
     }
 
+    /** A relay redirecting to coturn's static alternate servers, if the config names any. */
     public static RelayServer start(TurnServerConfig config) throws InterruptedException {
+        StaticAlternates alternates = StaticAlternates.from(config);
+        RelayServer server = start(config, alternates);
+        alternates.excludeSelf(Map.of(
+                TransportProtocol.UDP, server.udpAddresses(),
+                TransportProtocol.TCP, server.tcpAddresses(),
+                TransportProtocol.TLS, server.tlsAddresses()));
+        server.refreshAlternates();
+        return server;
+    }
+
+    /**
+     * A relay redirecting Allocates to where {@code alternateSource} says (a fleet registry, or
+     * {@link StaticAlternates}); asked now, on {@link #drain()} and on each {@link #refreshAlternates()}.
+     */
+    public static RelayServer start(TurnServerConfig config, AlternateSource alternateSource)
+            throws InterruptedException {
         AddressPlan plan = AddressPlan.forHost(config);
         List<InetAddress> listenIps = plan.listenIps();
         InetAddress relayV4 = plan.relayV4().orElse(null);
@@ -98,9 +132,15 @@ public final class RelayServer implements AutoCloseable {
             listenAddresses.add(new InetSocketAddress(ip, config.listeningPort()));
         }
         AtomicBoolean draining = new AtomicBoolean();
-        byte[] nonceKey = new byte[32];
-        new SecureRandom().nextBytes(nonceKey);
+        Alternates alternates = new Alternates(alternateSource.alternates());
         SecureRandom random = new SecureRandom();
+        byte[] nonceKey = config.statelessNonceSecret()
+                .map(NonceService::keyFromSecret)
+                .orElseGet(() -> {
+                    byte[] key = new byte[32];
+                    random.nextBytes(key);
+                    return key;
+                });
         TurnShared shared = new TurnShared(
                 credentials(config),
                 peerPolicy(config, plan, listenAddresses),
@@ -118,7 +158,8 @@ public final class RelayServer implements AutoCloseable {
                                 ? null
                                 : new RelayPortPool(
                                         config.minPort(), config.maxPort(), new SplittableRandom(random.nextLong())),
-                        draining));
+                        draining),
+                alternates);
 
         List<InetSocketAddress> tcpAddresses = config.noTcp() ? List.of() : listenAddresses;
         List<InetSocketAddress> tlsAddresses = new ArrayList<>();
@@ -164,7 +205,7 @@ public final class RelayServer implements AutoCloseable {
         if (!config.noTls() && !config.tlsEnabled()) {
             LOG.log(System.Logger.Level.INFO, "TURN over TLS is off: no 'cert' and 'pkey' given");
         }
-        RelayServer server = new RelayServer(transport, tls, draining, summary);
+        RelayServer server = new RelayServer(transport, tls, draining, alternates, alternateSource, summary);
         if (tls != null) {
             RUNNING.add(server);
             installSighupReload();
@@ -218,9 +259,23 @@ public final class RelayServer implements AutoCloseable {
         return summary;
     }
 
-    /** Drain mode: refuse new allocations, let existing ones run out. */
+    /**
+     * Drain mode: new Allocates are sent to an alternate (300) or, without one, refused (508);
+     * existing allocations run out.
+     */
     public void drain() {
+        refreshAlternates();
         draining.set(true);
+    }
+
+    /** Hands the engines the {@link AlternateSource}'s alternates as of now. */
+    public void refreshAlternates() {
+        alternates.set(alternateSource.alternates());
+    }
+
+    /** Where Allocates are redirected now, for diagnostics and tests. */
+    public AlternateServers alternates() {
+        return alternates.current();
     }
 
     public boolean draining() {

@@ -75,6 +75,13 @@ class OptionTableTest {
             List.of("channel-lifetime=300"),
             List.of("permission-lifetime=120"),
             List.of("stale-nonce=0"),
+            List.of("stateless-nonce-secret=fleet-wide-secret"),
+            List.of("alternate-server=192.0.2.30", "alternate-server=[2001:db8::30]:3479"),
+            List.of("udp-alternate-server=192.0.2.31:3480"),
+            List.of("tcp-alternate-server=2001:db8::32"),
+            List.of("tls-alternate-server=192.0.2.33"),
+            List.of("drain-on-term"),
+            List.of("drain-min-allocations=5"),
             List.of("allowed-peer-ip=10.0.0.1-10.0.0.9", "allowed-peer-ip=fc00::/7"),
             List.of("denied-peer-ip=192.168.0.0/16"),
             List.of("allow-loopback-peers"),
@@ -97,7 +104,8 @@ class OptionTableTest {
             List.of("prometheus-port=9650"));
 
     /** Rows whose values --print-config never shows; the test gives them back when reading the print. */
-    private static final List<Option<?>> SECRET_ROWS = List.of(CoturnOptions.USER, CoturnOptions.STATIC_AUTH_SECRET);
+    private static final List<Option<?>> SECRET_ROWS =
+            List.of(CoturnOptions.USER, CoturnOptions.STATIC_AUTH_SECRET, CoturnOptions.STATELESS_NONCE_SECRET);
 
     @TempDir
     Path dir;

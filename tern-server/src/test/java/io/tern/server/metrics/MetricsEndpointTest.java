@@ -2,6 +2,7 @@ package io.tern.server.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tern.server.drain.RelayDrain;
 import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.message.StunMethod;
@@ -239,13 +240,13 @@ class MetricsEndpointTest {
     }
 
     @Test
-    void drainWatchFiresOnceTheLastAllocationIsGone() throws Exception {
+    void relayDrainFiresOnceTheLastAllocationIsGone() throws Exception {
         String username = RelayFixture.restUsername("frank");
         RelayMetrics metrics = relay.metrics.metrics();
         CountDownLatch drained = new CountDownLatch(1);
         try (TurnClient frank = new TurnClient(relay.udpAddress(), username, RelayFixture.restPassword(username));
-                DrainWatch watch =
-                        DrainWatch.start(metrics::draining, metrics::activeAllocations, drained::countDown, 20)) {
+                RelayDrain watch = RelayDrain.start(
+                        metrics::draining, metrics::activeAllocations, 0, () -> {}, drained::countDown, 20)) {
             frank.allocate();
             assertThat(drained.await(200, TimeUnit.MILLISECONDS))
                     .as("not draining yet")
