@@ -126,6 +126,17 @@ public final class TurnClient implements AutoCloseable {
         return response;
     }
 
+    /** The nonce this client signs with, or null before its first challenge. */
+    public byte[] nonce() {
+        return nonce;
+    }
+
+    /** Signs with {@code nonce} from now on: one another client (or another node) handed out. */
+    public TurnClient nonce(byte[] nonce) {
+        this.nonce = nonce.clone();
+        return this;
+    }
+
     /** Sends a signed request; fetches a nonce first if it has none. */
     public Response request(int method, Consumer<StunMessageWriter> attributes) throws IOException {
         if (nonce == null) {
