@@ -77,8 +77,12 @@ public final class RelayLauncher implements TurnServerLauncher {
         RelayMetrics allocations = metrics != null ? metrics.metrics() : MetricsEndpoint.forServer(server);
         Runnable startDrain = () -> {
             if (!server.draining()) {
-                out.println("Drain mode: new allocations are redirected or refused; exiting once allocations are at"
-                        + " most " + config.drainMinAllocations() + ", alternates " + server.alternates());
+                server.refreshAlternates();
+                out.println("Drain mode: exiting once allocations are at most " + config.drainMinAllocations()
+                        + "; new Allocates "
+                        + (server.alternates().isEmpty()
+                                ? "refused (508): no alternate server known"
+                                : "redirected (300) to " + server.alternates()));
                 out.flush();
                 server.drain();
             }

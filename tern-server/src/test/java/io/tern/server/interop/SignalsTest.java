@@ -2,13 +2,10 @@ package io.tern.server.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tern.server.Main;
 import io.tern.server.metrics.TurnClient;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.message.StunMethod;
 import io.tern.testkit.Await;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -33,15 +30,7 @@ class SignalsTest {
     Path dir;
 
     private Process startRelay(Path pidFile, int port, String... extra) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(
-                java,
-                "--add-exports",
-                "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "turn",
+        List<String> options = new ArrayList<>(List.of(
                 "--listening-ip",
                 "127.0.0.1",
                 "--relay-ip",
@@ -54,22 +43,8 @@ class SignalsTest {
                 "s",
                 "--pidfile",
                 pidFile.toString()));
-        command.addAll(List.of(extra));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        BufferedReader out =
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String line;
-        while ((line = out.readLine()) != null && System.nanoTime() < deadline) {
-            if (line.startsWith("Tern relay listening")) {
-                Thread drain = new Thread(() -> out.lines().forEach(l -> {}));
-                drain.setDaemon(true);
-                drain.start();
-                return process;
-            }
-        }
-        process.destroyForcibly();
-        throw new AssertionError("relay did not start");
+        options.addAll(List.of(extra));
+        return TernProcess.startTurn(options);
     }
 
     @Test
