@@ -25,23 +25,25 @@ import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tern.netty.stream.StreamEvent;
 import java.util.Collection;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * Builds a connection's pipeline. Every HTTP version ends in the same {@link HttpExchangeHandler}:
  *
  * <pre>
- * HTTP/1.1   [tls] idle guard HttpServerCodec bodiless HttpObjectAggregator exchange
- * h2c        idle guard h2c-detect(HttpServerCodec, Upgrade: h2c) ... as HTTP/1.1, until the
+ * HTTP/1.1   [tls] guard HttpServerCodec bodiless [HttpObjectAggregator] exchange
+ * h2c        guard h2c-detect(HttpServerCodec, Upgrade: h2c) ... as HTTP/1.1, until the
  *            preface or an upgrade switches to the HTTP/2 pipeline below
- * HTTP/2     [tls] idle guard Http2FrameCodec progress Http2MultiplexHandler tail
+ * HTTP/2     [tls] guard Http2FrameCodec progress Http2MultiplexHandler tail
  *            each stream: Http2StreamFrameToHttpObjectCodec HttpObjectAggregator exchange
  * </pre>
+ *
+ * The guard keeps every timeout of the connection on one timer. An HTTP/1.1 connection gets its
+ * aggregator from {@link BodilessRequests} with its first request that may have a body: a viewer's
+ * GETs never need one.
  */
 final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
     private static final System.Logger LOG = System.getLogger("tern.http");
@@ -83,7 +85,6 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
             ssl.setHandshakeTimeoutMillis(limits.tlsHandshakeTimeoutMs());
             pipeline.addLast("tls", ssl);
         }
-        pipeline.addLast("idle", new IdleStateHandler(true, 0, 0, limits.idleTimeoutMs(), TimeUnit.MILLISECONDS));
         pipeline.addLast("guard", new ConnectionGuard(counters, connection, limits));
         if (tls != null) {
             pipeline.addLast("alpn", new Alpn(connection));
@@ -113,15 +114,15 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
     }
 
     private void addHttp1Tail(ChannelPipeline pipeline) {
-        pipeline.addLast("bodiless", new BodilessRequests());
-        pipeline.addLast("aggregator", new HttpObjectAggregator(service.limits().maxBodyBytes()));
+        pipeline.addLast(
+                BodilessRequests.NAME, new BodilessRequests(service.limits().maxBodyBytes()));
         pipeline.addLast("exchange", new HttpExchangeHandler(service, false));
     }
 
     /** Replaces the HTTP/1.1 tail with the HTTP/2 pipeline, after {@code after}. */
     private void switchToHttp2(ChannelPipeline pipeline, HttpConnection connection, String after) {
         connection.http2(true);
-        for (String name : new String[] {"bodiless", "aggregator", "exchange"}) {
+        for (String name : new String[] {BodilessRequests.NAME, BodilessRequests.AGGREGATOR_NAME, "exchange"}) {
             if (pipeline.get(name) != null) {
                 pipeline.remove(name);
             }
@@ -216,8 +217,10 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
             service.counters().add(HttpCounters.Event.H2C_UPGRADE);
             connection.http2(true);
             ChannelPipeline pipeline = ctx.pipeline();
-            pipeline.remove("bodiless");
-            pipeline.remove("aggregator");
+            pipeline.remove(BodilessRequests.NAME);
+            if (pipeline.get(BodilessRequests.AGGREGATOR_NAME) != null) {
+                pipeline.remove(BodilessRequests.AGGREGATOR_NAME);
+            }
             pipeline.remove("exchange");
             codec.upgradeTo(ctx, upgradeRequest);
         }
