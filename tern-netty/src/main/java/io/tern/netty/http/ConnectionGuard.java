@@ -24,23 +24,37 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * <p>The clocks are fields. The one timer is always armed while the connection is open, at its
- * earliest deadline but never further ahead than the shortest timeout, {@link #checkPeriodNs}: so a
+ * earliest deadline but never further ahead than the shortest timeout, {@link Settings#checkPeriodNs}: so a
  * clock started later (a request's first byte, a full write buffer) always ends after the armed
  * check, and is never a reason to cancel and schedule again. An idle connection costs one timer
- * run per {@link #checkPeriodNs} (10 s by default); a busy one schedules no more than that.
+ * run per {@link Settings#checkPeriodNs} (10 s by default); a busy one schedules no more than that.
  */
 final class ConnectionGuard extends ChannelDuplexHandler {
     private static final byte[] REQUEST_TIMEOUT =
             "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII);
 
-    private final HttpCounters counters;
+    /** What every connection's guard shares: kept once, not in each guard (thousands of them). */
+    record Settings(
+            HttpCounters counters,
+            long idleTimeoutNs,
+            long requestTimeoutNs,
+            long slowReaderTimeoutNs,
+            long checkPeriodNs) {
+        Settings(HttpCounters counters, HttpLimits limits) {
+            this(
+                    counters,
+                    TimeUnit.MILLISECONDS.toNanos(limits.idleTimeoutMs()),
+                    TimeUnit.MILLISECONDS.toNanos(limits.requestTimeoutMs()),
+                    TimeUnit.MILLISECONDS.toNanos(limits.slowReaderTimeoutMs()),
+                    TimeUnit.MILLISECONDS.toNanos(Math.min(
+                            limits.idleTimeoutMs(),
+                            Math.min(limits.requestTimeoutMs(), limits.slowReaderTimeoutMs()))));
+        }
+    }
+
+    private final Settings settings;
     private final HttpConnection connection;
-    private final long idleTimeoutNs;
-    private final long requestTimeoutNs;
-    private final long slowReaderTimeoutNs;
-    /** The furthest ahead the timer is armed: the shortest of the three timeouts. */
-    private final long checkPeriodNs;
 
     private ChannelHandlerContext ctx;
     /** The last read, flush or progress of pending output. */
@@ -56,13 +70,9 @@ final class ConnectionGuard extends ChannelDuplexHandler {
 
     private ScheduledFuture<?> check;
 
-    ConnectionGuard(HttpCounters counters, HttpConnection connection, HttpLimits limits) {
-        this.counters = counters;
+    ConnectionGuard(Settings settings, HttpConnection connection) {
+        this.settings = settings;
         this.connection = connection;
-        this.idleTimeoutNs = TimeUnit.MILLISECONDS.toNanos(limits.idleTimeoutMs());
-        this.requestTimeoutNs = TimeUnit.MILLISECONDS.toNanos(limits.requestTimeoutMs());
-        this.slowReaderTimeoutNs = TimeUnit.MILLISECONDS.toNanos(limits.slowReaderTimeoutMs());
-        this.checkPeriodNs = Math.min(idleTimeoutNs, Math.min(requestTimeoutNs, slowReaderTimeoutNs));
     }
 
     @Override
@@ -128,15 +138,15 @@ final class ConnectionGuard extends ChannelDuplexHandler {
         if (check != null) {
             return;
         }
-        long deadlineNs = nowNs + checkPeriodNs;
-        if (connection.activeExchanges() == 0 && lastActivityNs + idleTimeoutNs > nowNs) {
-            deadlineNs = Math.min(deadlineNs, lastActivityNs + idleTimeoutNs);
+        long deadlineNs = nowNs + settings.checkPeriodNs();
+        if (connection.activeExchanges() == 0 && lastActivityNs + settings.idleTimeoutNs() > nowNs) {
+            deadlineNs = Math.min(deadlineNs, lastActivityNs + settings.idleTimeoutNs());
         }
         if (requestStartNs >= 0) {
-            deadlineNs = Math.min(deadlineNs, requestStartNs + requestTimeoutNs);
+            deadlineNs = Math.min(deadlineNs, requestStartNs + settings.requestTimeoutNs());
         }
         if (unwritableSinceNs >= 0) {
-            deadlineNs = Math.min(deadlineNs, unwritableSinceNs + slowReaderTimeoutNs);
+            deadlineNs = Math.min(deadlineNs, unwritableSinceNs + settings.slowReaderTimeoutNs());
         }
         check = ctx.executor().schedule(this::check, deadlineNs - nowNs, TimeUnit.NANOSECONDS);
     }
@@ -147,12 +157,12 @@ final class ConnectionGuard extends ChannelDuplexHandler {
             return;
         }
         long nowNs = nowNs();
-        if (requestStartNs >= 0 && nowNs - requestStartNs >= requestTimeoutNs) {
+        if (requestStartNs >= 0 && nowNs - requestStartNs >= settings.requestTimeoutNs()) {
             closeSlowRequest();
             return;
         }
-        if (unwritableSinceNs >= 0 && nowNs - unwritableSinceNs >= slowReaderTimeoutNs) {
-            counters.add(HttpCounters.Event.CLOSED_SLOW_READER);
+        if (unwritableSinceNs >= 0 && nowNs - unwritableSinceNs >= settings.slowReaderTimeoutNs()) {
+            settings.counters().add(HttpCounters.Event.CLOSED_SLOW_READER);
             ctx.close();
             return;
         }
@@ -162,8 +172,8 @@ final class ConnectionGuard extends ChannelDuplexHandler {
             lastPendingBytes = pendingBytes;
             lastActivityNs = nowNs;
         }
-        if (connection.activeExchanges() == 0 && nowNs - lastActivityNs >= idleTimeoutNs) {
-            counters.add(HttpCounters.Event.CLOSED_IDLE);
+        if (connection.activeExchanges() == 0 && nowNs - lastActivityNs >= settings.idleTimeoutNs()) {
+            settings.counters().add(HttpCounters.Event.CLOSED_IDLE);
             ctx.close();
             return;
         }
@@ -171,7 +181,7 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     }
 
     private void closeSlowRequest() {
-        counters.add(HttpCounters.Event.CLOSED_SLOW_REQUEST);
+        settings.counters().add(HttpCounters.Event.CLOSED_SLOW_REQUEST);
         if (connection.http2()) {
             ctx.close();
         } else {

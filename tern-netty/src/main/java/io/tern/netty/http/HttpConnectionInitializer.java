@@ -1,6 +1,8 @@
 package io.tern.netty.http;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -52,10 +54,15 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
     private final HttpService service;
     private final Supplier<SslContext> tls;
     private final StreamInitializer streams = new StreamInitializer();
+    /** One listener for every connection's close, not a lambda per connection. */
+    private final ChannelFutureListener released = this::released;
+
+    private final ConnectionGuard.Settings guardSettings;
 
     HttpConnectionInitializer(HttpService service, Supplier<SslContext> tls) {
         this.service = service;
         this.tls = tls;
+        this.guardSettings = new ConnectionGuard.Settings(service.counters(), service.limits());
     }
 
     @Override
@@ -74,10 +81,7 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
         }
         counters.add(HttpCounters.Event.CONNECTION_ACCEPTED);
         counters.connectionsDelta(1);
-        channel.closeFuture().addListener(closed -> {
-            service.connectionLimiter().release(connection.ip());
-            counters.connectionsDelta(-1);
-        });
+        channel.closeFuture().addListener(released);
         HttpLimits limits = service.limits();
         ChannelPipeline pipeline = channel.pipeline();
         if (tls != null) {
@@ -85,7 +89,7 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
             ssl.setHandshakeTimeoutMillis(limits.tlsHandshakeTimeoutMs());
             pipeline.addLast("tls", ssl);
         }
-        pipeline.addLast("guard", new ConnectionGuard(counters, connection, limits));
+        pipeline.addLast("guard", new ConnectionGuard(guardSettings, connection));
         if (tls != null) {
             pipeline.addLast("alpn", new Alpn(connection));
             return;
@@ -102,6 +106,11 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
                 true);
         pipeline.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(codec, upgrade, new PriorKnowledge(connection)));
         addHttp1Tail(pipeline);
+    }
+
+    private void released(ChannelFuture closed) {
+        service.connectionLimiter().release(HttpConnection.of(closed.channel()).ip());
+        service.counters().connectionsDelta(-1);
     }
 
     private HttpServerCodec newCodec() {
