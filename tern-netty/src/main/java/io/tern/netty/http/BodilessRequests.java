@@ -8,22 +8,32 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 
 /**
- * In front of the HTTP/1.1 {@code HttpObjectAggregator}: a request without a body (the decoder
- * ends it with {@link LastHttpContent#EMPTY_LAST_CONTENT}) becomes its {@link FullHttpRequest}
- * here, as the aggregator would make it (the decoder's headers, {@code Content-Length: 0} unless
- * one was sent, no trailers) but with the empty buffer for content: the aggregator makes a
- * composite buffer per request, which a GET for a part never fills.
+ * Behind the HTTP/1.1 decoder: a request without a body (the decoder ends it with {@link
+ * LastHttpContent#EMPTY_LAST_CONTENT}) becomes its {@link FullHttpRequest} here, as an {@link
+ * HttpObjectAggregator} would make it (the decoder's headers, {@code Content-Length: 0} unless one
+ * was sent, no trailers) but with the empty buffer for content: the aggregator makes a composite
+ * buffer per request, which a GET for a part never fills.
  *
  * <p>Requests with {@code Transfer-Encoding} or {@code Expect}, and everything else, pass through
- * to the aggregator unchanged and in order.
+ * unchanged and in order to an aggregator, which this handler adds behind itself the first time
+ * one is needed: a connection that only ever sends GETs and HEADs never has one.
  */
 final class BodilessRequests extends ChannelInboundHandlerAdapter {
+    static final String NAME = "bodiless";
+    static final String AGGREGATOR_NAME = "aggregator";
+
+    private final int maxBodyBytes;
     /** A request whose end is the next message from the decoder, which sends both in one go. */
     private HttpRequest pending;
+
+    BodilessRequests(int maxBodyBytes) {
+        this.maxBodyBytes = maxBodyBytes;
+    }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -33,7 +43,7 @@ final class BodilessRequests extends ChannelInboundHandlerAdapter {
             if (msg == LastHttpContent.EMPTY_LAST_CONTENT) {
                 ctx.fireChannelRead(full(request));
             } else {
-                ctx.fireChannelRead(request);
+                toAggregator(ctx, request);
                 ctx.fireChannelRead(msg);
             }
             return;
@@ -42,7 +52,19 @@ final class BodilessRequests extends ChannelInboundHandlerAdapter {
             pending = start;
             return;
         }
+        if (msg instanceof HttpRequest start && !(msg instanceof FullHttpRequest)) {
+            toAggregator(ctx, start);
+            return;
+        }
         ctx.fireChannelRead(msg);
+    }
+
+    /** The start of a request with a body, or one that is not complete yet: aggregated from here on. */
+    private void toAggregator(ChannelHandlerContext ctx, HttpRequest start) {
+        if (ctx.pipeline().get(AGGREGATOR_NAME) == null) {
+            ctx.pipeline().addAfter(ctx.name(), AGGREGATOR_NAME, new HttpObjectAggregator(maxBodyBytes));
+        }
+        ctx.fireChannelRead(start);
     }
 
     private static boolean mayHaveNoBody(HttpRequest request) {
@@ -82,7 +104,12 @@ final class BodilessRequests extends ChannelInboundHandlerAdapter {
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        flushPending(ctx);
+        // Out of the pipeline already: the new handlers behind it (HTTP/2, an upgrade) take the start.
+        HttpRequest request = pending;
+        if (request != null) {
+            pending = null;
+            ctx.fireChannelRead(request);
+        }
     }
 
     /** A request whose end has not come: the aggregator waits for it, as it would have. */
@@ -90,7 +117,7 @@ final class BodilessRequests extends ChannelInboundHandlerAdapter {
         HttpRequest request = pending;
         if (request != null) {
             pending = null;
-            ctx.fireChannelRead(request);
+            toAggregator(ctx, request);
         }
     }
 }

@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -15,6 +16,16 @@ import java.net.SocketAddress;
  */
 final class HttpConnection {
     private static final AttributeKey<HttpConnection> KEY = AttributeKey.valueOf("tern.http.connection");
+    /**
+     * One spare response-header object per event-loop thread, not per connection: a response's
+     * headers are taken, written and given back on one stack, so an idle connection keeps none.
+     */
+    private static final FastThreadLocal<HttpHeaders[]> SPARE_RESPONSE_HEADERS = new FastThreadLocal<>() {
+        @Override
+        protected HttpHeaders[] initialValue() {
+            return new HttpHeaders[1];
+        }
+    };
 
     private final InetSocketAddress remote;
     private final boolean secure;
@@ -22,7 +33,6 @@ final class HttpConnection {
     private boolean http2;
     private boolean counted;
     private int activeExchanges;
-    private HttpHeaders spareResponseHeaders;
 
     HttpConnection(SocketAddress remote, boolean secure) {
         // EmbeddedChannel (benchmarks, tests) has no socket address: such connections share one key.
@@ -86,21 +96,22 @@ final class HttpConnection {
     /**
      * Empty headers for one response, to be given back with {@link #returnResponseHeaders} once the
      * response is written: the codecs encode (HTTP/1.1) or copy (HTTP/2) them during the write, so
-     * one object serves every response of the connection. A response written while another is
+     * one object serves every response written on the thread. A response written while another is
      * being written (a nested write) gets a new one.
      */
     HttpHeaders takeResponseHeaders() {
-        HttpHeaders headers = spareResponseHeaders;
+        HttpHeaders[] spare = SPARE_RESPONSE_HEADERS.get();
+        HttpHeaders headers = spare[0];
         if (headers == null) {
             return DefaultHttpHeadersFactory.headersFactory().newHeaders();
         }
-        spareResponseHeaders = null;
+        spare[0] = null;
         return headers;
     }
 
     void returnResponseHeaders(HttpHeaders headers) {
         headers.clear();
-        spareResponseHeaders = headers;
+        SPARE_RESPONSE_HEADERS.get()[0] = headers;
     }
 
     /** Requests being handled, held or streamed on this connection now. */

@@ -1,6 +1,8 @@
 package io.tern.netty.http;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -25,23 +27,25 @@ import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tern.netty.stream.StreamEvent;
 import java.util.Collection;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * Builds a connection's pipeline. Every HTTP version ends in the same {@link HttpExchangeHandler}:
  *
  * <pre>
- * HTTP/1.1   [tls] idle guard HttpServerCodec bodiless HttpObjectAggregator exchange
- * h2c        idle guard h2c-detect(HttpServerCodec, Upgrade: h2c) ... as HTTP/1.1, until the
+ * HTTP/1.1   [tls] guard HttpServerCodec bodiless [HttpObjectAggregator] exchange
+ * h2c        guard h2c-detect(HttpServerCodec, Upgrade: h2c) ... as HTTP/1.1, until the
  *            preface or an upgrade switches to the HTTP/2 pipeline below
- * HTTP/2     [tls] idle guard Http2FrameCodec progress Http2MultiplexHandler tail
+ * HTTP/2     [tls] guard Http2FrameCodec progress Http2MultiplexHandler tail
  *            each stream: Http2StreamFrameToHttpObjectCodec HttpObjectAggregator exchange
  * </pre>
+ *
+ * The guard keeps every timeout of the connection on one timer. An HTTP/1.1 connection gets its
+ * aggregator from {@link BodilessRequests} with its first request that may have a body: a viewer's
+ * GETs never need one.
  */
 final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
     private static final System.Logger LOG = System.getLogger("tern.http");
@@ -50,10 +54,15 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
     private final HttpService service;
     private final Supplier<SslContext> tls;
     private final StreamInitializer streams = new StreamInitializer();
+    /** One listener for every connection's close, not a lambda per connection. */
+    private final ChannelFutureListener released = this::released;
+
+    private final ConnectionGuard.Settings guardSettings;
 
     HttpConnectionInitializer(HttpService service, Supplier<SslContext> tls) {
         this.service = service;
         this.tls = tls;
+        this.guardSettings = new ConnectionGuard.Settings(service.counters(), service.limits());
     }
 
     @Override
@@ -72,10 +81,7 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
         }
         counters.add(HttpCounters.Event.CONNECTION_ACCEPTED);
         counters.connectionsDelta(1);
-        channel.closeFuture().addListener(closed -> {
-            service.connectionLimiter().release(connection.ip());
-            counters.connectionsDelta(-1);
-        });
+        channel.closeFuture().addListener(released);
         HttpLimits limits = service.limits();
         ChannelPipeline pipeline = channel.pipeline();
         if (tls != null) {
@@ -83,8 +89,7 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
             ssl.setHandshakeTimeoutMillis(limits.tlsHandshakeTimeoutMs());
             pipeline.addLast("tls", ssl);
         }
-        pipeline.addLast("idle", new IdleStateHandler(true, 0, 0, limits.idleTimeoutMs(), TimeUnit.MILLISECONDS));
-        pipeline.addLast("guard", new ConnectionGuard(counters, connection, limits));
+        pipeline.addLast("guard", new ConnectionGuard(guardSettings, connection));
         if (tls != null) {
             pipeline.addLast("alpn", new Alpn(connection));
             return;
@@ -103,6 +108,11 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
         addHttp1Tail(pipeline);
     }
 
+    private void released(ChannelFuture closed) {
+        service.connectionLimiter().release(HttpConnection.of(closed.channel()).ip());
+        service.counters().connectionsDelta(-1);
+    }
+
     private HttpServerCodec newCodec() {
         HttpLimits limits = service.limits();
         return new HttpServerCodec(
@@ -113,15 +123,15 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
     }
 
     private void addHttp1Tail(ChannelPipeline pipeline) {
-        pipeline.addLast("bodiless", new BodilessRequests());
-        pipeline.addLast("aggregator", new HttpObjectAggregator(service.limits().maxBodyBytes()));
+        pipeline.addLast(
+                BodilessRequests.NAME, new BodilessRequests(service.limits().maxBodyBytes()));
         pipeline.addLast("exchange", new HttpExchangeHandler(service, false));
     }
 
     /** Replaces the HTTP/1.1 tail with the HTTP/2 pipeline, after {@code after}. */
     private void switchToHttp2(ChannelPipeline pipeline, HttpConnection connection, String after) {
         connection.http2(true);
-        for (String name : new String[] {"bodiless", "aggregator", "exchange"}) {
+        for (String name : new String[] {BodilessRequests.NAME, BodilessRequests.AGGREGATOR_NAME, "exchange"}) {
             if (pipeline.get(name) != null) {
                 pipeline.remove(name);
             }
@@ -216,8 +226,10 @@ final class HttpConnectionInitializer extends ChannelInitializer<Channel> {
             service.counters().add(HttpCounters.Event.H2C_UPGRADE);
             connection.http2(true);
             ChannelPipeline pipeline = ctx.pipeline();
-            pipeline.remove("bodiless");
-            pipeline.remove("aggregator");
+            pipeline.remove(BodilessRequests.NAME);
+            if (pipeline.get(BodilessRequests.AGGREGATOR_NAME) != null) {
+                pipeline.remove(BodilessRequests.AGGREGATOR_NAME);
+            }
             pipeline.remove("exchange");
             codec.upgradeTo(ctx, upgradeRequest);
         }

@@ -8,10 +8,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
@@ -152,10 +150,11 @@ final class HttpExchangeHandler extends ChannelInboundHandlerAdapter {
         LeftoverCollector leftover = new LeftoverCollector();
         String codecName = pipeline.context(HttpServerCodec.class).name();
         removeIfPresent(pipeline, BodilessRequests.class);
-        removeIfPresent(pipeline, HttpObjectAggregator.class);
+        if (pipeline.get(BodilessRequests.AGGREGATOR_NAME) != null) {
+            pipeline.remove(BodilessRequests.AGGREGATOR_NAME);
+        }
         removeIfPresent(pipeline, HttpServerUpgradeHandler.class);
         removeIfPresent(pipeline, ConnectionGuard.class);
-        removeIfPresent(pipeline, IdleStateHandler.class);
         pipeline.addAfter(codecName, null, leftover);
         pipeline.remove(this);
         pipeline.remove(codecName); // its decoder hands what it buffered to the collector

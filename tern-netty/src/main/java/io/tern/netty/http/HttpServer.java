@@ -1,6 +1,7 @@
 package io.tern.netty.http;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -23,6 +24,7 @@ import java.util.function.Supplier;
  * counters. {@link #close()} closes the listeners and every connection.
  */
 public final class HttpServer implements AutoCloseable {
+    private static final AdaptiveRecvByteBufAllocator RECEIVE_SIZES = new AdaptiveRecvByteBufAllocator();
     private final HttpService service;
     private final EventLoopGroup group;
     private final boolean ownsGroup;
@@ -80,6 +82,8 @@ public final class HttpServer implements AutoCloseable {
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                // One allocator for every connection (each keeps only its handle), not one each.
+                .childOption(ChannelOption.RECVBUF_ALLOCATOR, RECEIVE_SIZES)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {

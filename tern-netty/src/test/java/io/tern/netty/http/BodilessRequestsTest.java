@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class BodilessRequestsTest {
-    private final EmbeddedChannel channel = new EmbeddedChannel(new BodilessRequests());
+    private final EmbeddedChannel channel = new EmbeddedChannel(new BodilessRequests(1024));
 
     @Test
     void aRequestWithoutBodyBecomesFullWithTheEmptyBufferAndContentLengthZero() {
@@ -36,30 +36,49 @@ class BodilessRequestsTest {
     }
 
     @Test
-    void aRequestWithABodyPassesThroughInOrder() {
+    void requestsWithoutBodyNeverGetAnAggregator() {
+        for (int i = 0; i < 3; i++) {
+            channel.writeInbound(
+                    new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/p" + i),
+                    LastHttpContent.EMPTY_LAST_CONTENT);
+            FullHttpRequest full = channel.readInbound();
+            assertThat(full.uri()).isEqualTo("/p" + i);
+            full.release();
+        }
+        assertThat(channel.pipeline().get(BodilessRequests.AGGREGATOR_NAME)).isNull();
+    }
+
+    @Test
+    void aRequestWithABodyGetsTheAggregatorBehindItAndIsAggregated() {
         HttpRequest post = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/api");
         post.headers().set(HttpHeaderNames.CONTENT_LENGTH, 2);
         HttpContent body = new DefaultLastHttpContent(Unpooled.copiedBuffer("hi", StandardCharsets.US_ASCII));
         channel.writeInbound(post, body);
 
-        assertThat((Object) channel.readInbound()).isSameAs(post);
-        assertThat((Object) channel.readInbound()).isSameAs(body);
-        body.release();
+        assertThat(channel.pipeline().get(BodilessRequests.AGGREGATOR_NAME)).isInstanceOf(HttpObjectAggregator.class);
+        FullHttpRequest full = channel.readInbound();
+        assertThat(full.uri()).isEqualTo("/api");
+        assertThat(full.content().toString(StandardCharsets.US_ASCII)).isEqualTo("hi");
+        full.release();
+        assertThat((Object) channel.readInbound()).isNull();
     }
 
     @Test
-    void expectAndTransferEncodingAreLeftToTheAggregator() {
+    void expectAndTransferEncodingAreLeftToTheAggregatorInOrder() {
         HttpRequest expect = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/a");
         expect.headers().set(HttpHeaderNames.EXPECT, "100-continue");
         HttpRequest chunked = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/b");
         chunked.headers().set(HttpHeaderNames.TRANSFER_ENCODING, "chunked");
-        HttpContent chunk = new DefaultHttpContent(Unpooled.copiedBuffer("x", StandardCharsets.US_ASCII));
+        HttpContent chunk = new DefaultLastHttpContent(Unpooled.copiedBuffer("x", StandardCharsets.US_ASCII));
         channel.writeInbound(expect, LastHttpContent.EMPTY_LAST_CONTENT, chunked, chunk);
 
-        assertThat((Object) channel.readInbound()).isSameAs(expect);
-        assertThat((Object) channel.readInbound()).isSameAs(LastHttpContent.EMPTY_LAST_CONTENT);
-        assertThat((Object) channel.readInbound()).isSameAs(chunked);
-        assertThat((Object) channel.readInbound()).isSameAs(chunk);
-        chunk.release();
+        FullHttpRequest first = channel.readInbound();
+        assertThat(first.uri()).isEqualTo("/a");
+        first.release();
+        FullHttpRequest second = channel.readInbound();
+        assertThat(second.uri()).isEqualTo("/b");
+        assertThat(second.content().toString(StandardCharsets.US_ASCII)).isEqualTo("x");
+        second.release();
+        channel.finishAndReleaseAll();
     }
 }

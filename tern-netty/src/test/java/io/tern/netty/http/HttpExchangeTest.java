@@ -489,6 +489,16 @@ class HttpExchangeTest {
     }
 
     @Test
+    void aConnectionThatOnlyGetsHasNoAggregatorAndNoIdleHandler() {
+        start(HttpLimits.DEFAULTS).get("/echo/a");
+        http.response().release();
+        assertThat(http.server.pipeline().get(BodilessRequests.AGGREGATOR_NAME)).isNull();
+        assertThat(http.server.pipeline().get(io.netty.handler.timeout.IdleStateHandler.class))
+                .isNull();
+        assertThat(http.server.pipeline().get(ConnectionGuard.class)).isNotNull();
+    }
+
+    @Test
     void anIdleConnectionClosesButNotWhileARequestIsHeld() {
         start(HttpLimits.DEFAULTS.toBuilder().timeouts(1000, 10_000, 30_000).build())
                 .get("/hold");
