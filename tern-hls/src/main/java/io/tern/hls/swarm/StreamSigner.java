@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.security.Signature;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -33,11 +34,11 @@ public final class StreamSigner {
     /** Oldest first; the last one signs. */
     private final List<Session> sessions = new ArrayList<>(2);
 
-    private final List<SessionEndorsement> listed = new ArrayList<>(2);
+    private final List<SessionEndorsement> endorsements = new ArrayList<>(2);
+    private final List<SessionEndorsement> listed = Collections.unmodifiableList(endorsements);
     private final MessageDigest digest = Attestation.newSha256();
     private final Signature signature = Ed25519.newSignature();
     private byte[] scratch = new byte[64 * 1024];
-    private long version;
 
     public StreamSigner(OriginKey origin, String stream, String instance, SecureRandom random, long sessionLifetimeS) {
         if (sessionLifetimeS <= ROTATION_LEAD_S) {
@@ -69,9 +70,9 @@ public final class StreamSigner {
         return listed;
     }
 
-    /** Rises whenever the listed sessions change: playlists rendered before show stale keys. */
-    public long version() {
-        return version;
+    /** The endorsements listed since the last rotation check (the current one last): for rendering, which never rotates. */
+    public List<SessionEndorsement> listed() {
+        return listed;
     }
 
     /** Attests {@code object}, which is complete: its chunks are hashed as they lie, then signed. */
@@ -126,11 +127,10 @@ public final class StreamSigner {
             changed = true;
         }
         if (changed) {
-            listed.clear();
+            endorsements.clear();
             for (Session session : sessions) {
-                listed.add(session.endorsement);
+                endorsements.add(session.endorsement);
             }
-            version++;
         }
         return last;
     }

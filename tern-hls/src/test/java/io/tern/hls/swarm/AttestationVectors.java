@@ -126,7 +126,7 @@ final class AttestationVectors {
         invalid("other instance", with(p0, 7, 0, "video", STREAM, "20261207T070000Z-9b1c"), p0Att, part0);
         invalid("segment bytes for a part", p0, segAtt, segment);
         invalid(
-                "init segment replayed as another generation's",
+                "init segment of another rendition",
                 new Context(ObjectKind.INIT, STREAM, "audio", INSTANCE, -1, -1),
                 initAtt,
                 init);
