@@ -99,19 +99,19 @@ public final class OriginLauncher implements OriginServerLauncher {
                 .append(webBase(server))
                 .append("/)");
         text.append("\nPlay: ").append(play);
-        if (server.swarmKey() != null) {
-            text.append("\nSwarm origin key (")
-                    .append(server.swarmKey().created() ? "created now in " : "from ")
-                    .append(server.config().get(OriginOptions.SWARM_KEY_FILE))
-                    .append("): ")
-                    .append(server.swarmKey().key().publicB64url());
-        }
         if (server.httpsPort() > 0) {
             text.append(" (or https://")
                     .append(host)
                     .append(':')
                     .append(server.httpsPort())
                     .append(" for HTTP/2)");
+        }
+        if (server.swarmKey() != null) {
+            text.append("\nSwarm origin key (")
+                    .append(server.swarmKey().created() ? "created now in " : "from ")
+                    .append(server.config().get(OriginOptions.SWARM_KEY_FILE))
+                    .append("): ")
+                    .append(server.swarmKey().key().publicB64url());
         }
         text.append("\nAPI: ")
                 .append(webBase(server))
