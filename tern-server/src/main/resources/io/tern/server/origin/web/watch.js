@@ -152,7 +152,7 @@
     const m = s.metrics;
     const figures = {
       offload: m.offload, peerBytes: m.bytes.peer, httpBytes: m.bytes.http, uploadedBytes: m.bytes.uploaded,
-      peers: m.peers, bans: m.bans, inTimeShare: m.inTimeShare, fallbacks: m.fallbacks,
+      peers: m.peers, bans: m.bans, inTimeShare: m.inTimeShare, fallbacks: m.fallbacks, verifyFailures: m.verifyFailures,
     };
     el('offload').textContent = (100 * m.offload).toFixed(0) + ' % (' + (m.bytes.peer / 1e6).toFixed(1) + ' of '
       + ((m.bytes.peer + m.bytes.http) / 1e6).toFixed(1) + ' MB)';
