@@ -259,7 +259,7 @@ public final class OriginOptions {
             null,
             "none (no TURN relay in this process)",
             "Run Tern's TURN relay in this process, configured by this coturn-format file (./tern turn's"
-                    + " options; REST credentials need use-auth-secret); viewers get credentials for it from"
+                    + " options; it must take REST credentials: use-auth-secret, or no auth option); viewers get credentials for it from"
                     + " /api/v1/swarm/NAME, and /api/v1/turn summarises it.");
     public static final Option<String> TURN_URL = add(new Option<>(
             "turn-url",

@@ -62,7 +62,7 @@ public final class InProcessRelay implements RelaySummarySource, AutoCloseable {
         }
         if (config.restApiSecrets().isEmpty()) {
             throw new ConfigException("Option '" + option + "' " + file
-                    + ": the relay must take TURN REST credentials (use-auth-secret, with static-auth-secret) so"
+                    + ": the relay must take TURN REST credentials (use-auth-secret, or no auth option: a generated secret) so"
                     + " that the origin can hand them to viewers");
         }
         return new InProcessRelay(RelayServer.start(config), config, nanoTime);
