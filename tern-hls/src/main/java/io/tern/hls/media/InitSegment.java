@@ -9,6 +9,7 @@ public final class InitSegment implements MediaObject {
     private final Mp4Track track;
     private final int generation;
     private final Chunk bytes;
+    private byte[] attestationLine;
 
     /** Writes the header and keeps it in {@code store}; {@link #release()} when it is forgotten. */
     public InitSegment(String name, Mp4Track track, int generation, ChunkStore store) {
@@ -62,5 +63,18 @@ public final class InitSegment implements MediaObject {
     @Override
     public boolean complete() {
         return true;
+    }
+
+    /**
+     * The playlist line attesting this object for peer-assisted delivery
+     * ({@code #EXT-X-TERN-ATTEST:...}, docs/swarm-protocol.md), written once when it completes, or
+     * null when the stream is not signed.
+     */
+    public byte[] attestationLine() {
+        return attestationLine;
+    }
+
+    public void attestationLine(byte[] line) {
+        this.attestationLine = line;
     }
 }

@@ -27,6 +27,7 @@ public final class Part implements MediaObject {
     private boolean independent;
     private boolean complete;
     private long retainUntilTicks = Long.MAX_VALUE;
+    private byte[] attestationLine;
 
     public Part(String name, TrackType track, long id) {
         this.name = name;
@@ -137,5 +138,18 @@ public final class Part implements MediaObject {
     @Override
     public boolean complete() {
         return complete;
+    }
+
+    /**
+     * The playlist line attesting this object for peer-assisted delivery
+     * ({@code #EXT-X-TERN-ATTEST:...}, docs/swarm-protocol.md), written once when it completes, or
+     * null when the stream is not signed.
+     */
+    public byte[] attestationLine() {
+        return attestationLine;
+    }
+
+    public void attestationLine(byte[] line) {
+        this.attestationLine = line;
     }
 }

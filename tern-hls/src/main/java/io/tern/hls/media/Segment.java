@@ -22,6 +22,7 @@ public final class Segment implements MediaObject {
     private long sizeBytes;
     private long duration;
     private boolean complete;
+    private byte[] attestationLine;
 
     /**
      * @param discontinuitySequence the discontinuity sequence number of this segment
@@ -143,5 +144,18 @@ public final class Segment implements MediaObject {
     @Override
     public boolean complete() {
         return complete;
+    }
+
+    /**
+     * The playlist line attesting this object for peer-assisted delivery
+     * ({@code #EXT-X-TERN-ATTEST:...}, docs/swarm-protocol.md), written once when it completes, or
+     * null when the stream is not signed.
+     */
+    public byte[] attestationLine() {
+        return attestationLine;
+    }
+
+    public void attestationLine(byte[] line) {
+        this.attestationLine = line;
     }
 }

@@ -13,6 +13,9 @@ import io.tern.hls.playlist.SkipRequest;
 import io.tern.hls.serve.HlsEvent;
 import io.tern.hls.serve.ObjectAnswer;
 import io.tern.hls.serve.PlaylistAnswer;
+import io.tern.hls.swarm.ObjectKind;
+import io.tern.hls.swarm.SessionEndorsement;
+import io.tern.hls.swarm.StreamSigner;
 import io.tern.media.AccessUnit;
 import io.tern.media.MediaTime;
 import io.tern.media.TrackType;
@@ -56,6 +59,8 @@ public final class LlHlsPackager {
     private final MultivariantPlaylistWriter multivariantWriter;
     private final DateRanges dateRanges = new DateRanges();
     private final long holdNs;
+    /** Attests every completed object (peer-assisted delivery), or null. */
+    private final StreamSigner signer;
 
     /** Rendered playlists, per rendition and skip mode, valid while {@link #listingVersion} holds. */
     private final PlaylistAnswer.Ready[][] cache = new PlaylistAnswer.Ready[2][SkipRequest.values().length];
@@ -72,6 +77,17 @@ public final class LlHlsPackager {
 
     /** A packager keeping its media in {@code store}; {@link #close()} releases what it holds. */
     public LlHlsPackager(PackagerConfig config, StreamLayout layout, WallClock wallClock, ChunkStore store) {
+        this(config, layout, wallClock, store, null);
+    }
+
+    /**
+     * A packager whose objects {@code signer} attests, once each as it completes (init segments
+     * when configured, parts when listed, segments when closed), for peer-assisted delivery: its
+     * media playlists then carry the session keys and attestations (docs/swarm-protocol.md).
+     */
+    public LlHlsPackager(
+            PackagerConfig config, StreamLayout layout, WallClock wallClock, ChunkStore store, StreamSigner signer) {
+        this.signer = signer;
         this.config = config;
         this.layout = layout;
         this.wallClock = wallClock;
@@ -473,7 +489,7 @@ public final class LlHlsPackager {
         boolean cacheable = skip != SkipRequest.V2 || dateRanges.isEmpty();
         PlaylistAnswer.Ready ready = cacheable ? cache[row][skip.ordinal()] : null;
         if (ready == null) {
-            ready = new PlaylistAnswer.Ready(mediaWriter.render(r, other(r), skip, dateRanges, nowNs));
+            ready = new PlaylistAnswer.Ready(mediaWriter.render(r, other(r), skip, dateRanges, sessions(), nowNs));
             if (cacheable) {
                 cache[row][skip.ordinal()] = ready;
             }
@@ -490,7 +506,15 @@ public final class LlHlsPackager {
         if (r == null || r.lastPart() == null) {
             return null;
         }
-        return mediaWriter.render(r, other(r), skip, dateRanges, nowNs);
+        return mediaWriter.render(r, other(r), skip, dateRanges, sessions(), nowNs);
+    }
+
+    private List<SessionEndorsement> sessions() {
+        return signer == null ? null : signer.listed();
+    }
+
+    private long nowEpochS() {
+        return Math.floorDiv(wallClock.epochMillis(), 1000);
     }
 
     private boolean multivariantReady() {
@@ -575,6 +599,15 @@ public final class LlHlsPackager {
 
     private final class Listener implements Rendition.Listener {
         @Override
+        public void initCreated(Rendition r, InitSegment init) {
+            if (signer != null) {
+                init.attestationLine(
+                        signer.attest(ObjectKind.INIT, ObjectNames.prefix(r.track), -1, -1, init, nowEpochS())
+                                .tagBytes());
+            }
+        }
+
+        @Override
         public void chunkWritten(
                 Rendition r, Part part, Chunk chunk, boolean startsSegment, long startTicks, long programDateTimeMs) {
             stats.chunkBytes += chunk.length();
@@ -590,6 +623,16 @@ public final class LlHlsPackager {
 
         @Override
         public void partListed(Rendition r, Part part) {
+            if (signer != null) {
+                part.attestationLine(signer.attest(
+                                ObjectKind.PART,
+                                ObjectNames.prefix(r.track),
+                                part.msn(),
+                                part.index(),
+                                part,
+                                nowEpochS())
+                        .tagBytes());
+            }
             stats.parts++;
             listingVersion++;
             List<HeldRequests.Held> following = held.partWaiters(part, true);
@@ -601,6 +644,16 @@ public final class LlHlsPackager {
 
         @Override
         public void segmentCompleted(Rendition r, Segment segment) {
+            if (signer != null) {
+                segment.attestationLine(signer.attest(
+                                ObjectKind.SEGMENT,
+                                ObjectNames.prefix(r.track),
+                                segment.msn(),
+                                -1,
+                                segment,
+                                nowEpochS())
+                        .tagBytes());
+            }
             stats.segments++;
             listingVersion++;
             held.remapPastLastPart(r.track, segment.msn(), segment.parts().size());

@@ -6,7 +6,9 @@ import io.tern.hls.media.Segment;
 import io.tern.hls.playlist.AsciiBuffer;
 import io.tern.hls.playlist.ProgramDateTime;
 import io.tern.hls.playlist.SkipRequest;
+import io.tern.hls.swarm.SessionEndorsement;
 import io.tern.media.MediaTime;
+import java.util.List;
 
 /**
  * Renders a rendition's media playlist (draft-pantos-hls-rfc8216bis-22), full or as a delta
@@ -31,6 +33,11 @@ import io.tern.media.MediaTime;
  * #EXT-X-PRELOAD-HINT:TYPE=PART,URI="video-p61.m4s"                  live only
  * #EXT-X-RENDITION-REPORT:URI="audio.m3u8",LAST-MSN=9,LAST-PART=3
  * </pre>
+ *
+ * <p>A signed stream (peer-assisted delivery, docs/swarm-protocol.md) also lists its session keys
+ * after EXT-X-PART-INF ({@code #EXT-X-TERN-SWARM-SESSION}), and each object's attestation ({@code
+ * #EXT-X-TERN-ATTEST}) after its EXT-X-MAP, before its EXT-X-PART, and before a segment's URI
+ * line. The lines were written when the objects completed; rendering only copies them.
  */
 final class MediaPlaylistWriter {
     static final int BASE_VERSION = 6; // EXT-X-MAP without EXT-X-I-FRAMES-ONLY (§8)
@@ -54,8 +61,15 @@ final class MediaPlaylistWriter {
     /**
      * @param other the other rendition, for EXT-X-RENDITION-REPORT, or null
      * @param dateRanges the date ranges to show and to report as removed
+     * @param sessions the session keys to list, or null for a stream that is not signed
      */
-    byte[] render(Rendition r, Rendition other, SkipRequest skip, DateRanges dateRanges, long nowNs) {
+    byte[] render(
+            Rendition r,
+            Rendition other,
+            SkipRequest skip,
+            DateRanges dateRanges,
+            List<SessionEndorsement> sessions,
+            long nowNs) {
         boolean ended = r.ended();
         int listed = r.listedCount();
         long end = listingEndTicks(r);
@@ -87,6 +101,11 @@ final class MediaPlaylistWriter {
                 .decimal5(3 * partTarget)
                 .newline();
         out.append("#EXT-X-PART-INF:PART-TARGET=").decimal5(partTarget).newline();
+        if (sessions != null) {
+            for (int i = 0; i < sessions.size(); i++) {
+                out.append(sessions.get(i).tagBytes()).newline();
+            }
+        }
 
         Segment open = r.openSegment();
         boolean openListed = open != null && !open.parts().isEmpty();
@@ -121,8 +140,9 @@ final class MediaPlaylistWriter {
             out.append("#EXTINF:")
                     .decimal5(Timing.roundE5(s.duration(), s.init().track().timescale()))
                     .append(',')
-                    .newline()
-                    .line(s.name());
+                    .newline();
+            attestation(s.attestationLine());
+            out.line(s.name());
         }
         if (openListed) {
             segmentTags(open, map);
@@ -164,11 +184,19 @@ final class MediaPlaylistWriter {
 
     private void mapTag(InitSegment init) {
         out.append("#EXT-X-MAP:URI=").quoted(init.name()).newline();
+        attestation(init.attestationLine());
+    }
+
+    private void attestation(byte[] line) {
+        if (line != null) {
+            out.append(line).newline();
+        }
     }
 
     private void parts(Segment s) {
         int timescale = s.init().track().timescale();
         for (Part p : s.parts()) {
+            attestation(p.attestationLine());
             out.append("#EXT-X-PART:DURATION=")
                     .decimal5(Timing.roundE5(p.duration(), timescale))
                     .append(",URI=")

@@ -36,6 +36,9 @@ import io.tern.media.codec.CodecConfig;
 final class Rendition {
     /** What the packager learns from a rendition as it grows. */
     interface Listener {
+        /** A new init segment, before any segment refers to it. */
+        void initCreated(Rendition r, InitSegment init);
+
         /** @param startTicks the chunk's start on the output timeline, 90 kHz */
         void chunkWritten(
                 Rendition r, Part part, Chunk chunk, boolean startsSegment, long startTicks, long programDateTimeMs);
@@ -122,6 +125,7 @@ final class Rendition {
         int generation = latestInit == null ? 0 : latestInit.generation() + 1;
         latestInit = new InitSegment(ObjectNames.init(track, generation), Mp4Track.of(codec), generation, store);
         inits.addLast(latestInit);
+        listener.initCreated(this, latestInit);
         if (currentInit == null) {
             currentInit = latestInit;
         }

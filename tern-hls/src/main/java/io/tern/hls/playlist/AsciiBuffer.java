@@ -34,6 +34,14 @@ public final class AsciiBuffer {
         return this;
     }
 
+    /** Copies {@code ascii}, bytes already encoded (a line written once and listed in many playlists). */
+    public AsciiBuffer append(byte[] ascii) {
+        ensure(ascii.length);
+        System.arraycopy(ascii, 0, buf, len, ascii.length);
+        len += ascii.length;
+        return this;
+    }
+
     public AsciiBuffer line(String ascii) {
         return append(ascii).append('\n');
     }

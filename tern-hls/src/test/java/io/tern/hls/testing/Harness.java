@@ -9,6 +9,7 @@ import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.serve.HlsEvent;
 import io.tern.hls.serve.ObjectAnswer;
 import io.tern.hls.serve.PlaylistAnswer;
+import io.tern.hls.swarm.StreamSigner;
 import io.tern.media.AccessUnit;
 import io.tern.media.TrackType;
 import io.tern.media.codec.CodecConfig;
@@ -36,7 +37,12 @@ public final class Harness {
     private long startDts;
 
     public Harness(PackagerConfig config, StreamLayout layout) {
-        packager = new LlHlsPackager(config, layout, wall, store);
+        this(config, layout, null);
+    }
+
+    /** A packager whose objects {@code signer} attests (peer-assisted delivery), or not when null. */
+    public Harness(PackagerConfig config, StreamLayout layout, StreamSigner signer) {
+        packager = new LlHlsPackager(config, layout, wall, store, signer);
     }
 
     public static Harness av() {

@@ -106,6 +106,13 @@ public final class OriginLauncher implements OriginServerLauncher {
                     .append(server.httpsPort())
                     .append(" for HTTP/2)");
         }
+        if (server.swarmKey() != null) {
+            text.append("\nSwarm origin key (")
+                    .append(server.swarmKey().created() ? "created now in " : "from ")
+                    .append(server.config().get(OriginOptions.SWARM_KEY_FILE))
+                    .append("): ")
+                    .append(server.swarmKey().key().publicB64url());
+        }
         text.append("\nAPI: ")
                 .append(webBase(server))
                 .append("/api/v1/streams (")

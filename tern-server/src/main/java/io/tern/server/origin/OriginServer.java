@@ -21,9 +21,14 @@ import static io.tern.server.origin.config.OriginOptions.RECORD_ROTATE;
 import static io.tern.server.origin.config.OriginOptions.RTMP_PORT;
 import static io.tern.server.origin.config.OriginOptions.SRT_LATENCY_MS;
 import static io.tern.server.origin.config.OriginOptions.SRT_PORT;
+import static io.tern.server.origin.config.OriginOptions.SWARM_KEY_FILE;
+import static io.tern.server.origin.config.OriginOptions.SWARM_RATE_PER_MINUTE;
 import static io.tern.server.origin.config.OriginOptions.THREADS;
 import static io.tern.server.origin.config.OriginOptions.TLS_CERT;
 import static io.tern.server.origin.config.OriginOptions.TLS_KEY;
+import static io.tern.server.origin.config.OriginOptions.TURN_CONFIG;
+import static io.tern.server.origin.config.OriginOptions.TURN_SECRET_FILE;
+import static io.tern.server.origin.config.OriginOptions.TURN_URL;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.internal.PlatformDependent;
@@ -44,13 +49,16 @@ import io.tern.netty.srt.DemuxingIngest;
 import io.tern.netty.srt.SrtServer;
 import io.tern.netty.stream.TlsContextSource;
 import io.tern.netty.stream.TlsSettings;
+import io.tern.server.config.WarningSink;
 import io.tern.server.metrics.HttpMetrics;
 import io.tern.server.metrics.MetricsEndpoint;
 import io.tern.server.metrics.NostrMetrics;
 import io.tern.server.nostr.MountedRelay;
+import io.tern.server.option.ConfigException;
 import io.tern.server.origin.api.ApiAccess;
 import io.tern.server.origin.api.ApiRoutes;
 import io.tern.server.origin.auth.PublishPolicy;
+import io.tern.server.origin.auth.PublishSecret;
 import io.tern.server.origin.config.OriginConfig;
 import io.tern.server.origin.http.HlsRoutes;
 import io.tern.server.origin.ingest.RtmpIngest;
@@ -63,6 +71,12 @@ import io.tern.server.origin.record.RecordingStore;
 import io.tern.server.origin.record.RecordingWriter;
 import io.tern.server.origin.registry.StreamRegistry;
 import io.tern.server.origin.stream.StreamContext;
+import io.tern.server.origin.swarm.InProcessRelay;
+import io.tern.server.origin.swarm.IpRateLimiter;
+import io.tern.server.origin.swarm.SwarmKeyFile;
+import io.tern.server.origin.swarm.SwarmService;
+import io.tern.server.origin.swarm.SwarmSigning;
+import io.tern.server.origin.swarm.TurnAccess;
 import io.tern.server.origin.web.WebAssets;
 import io.tern.server.origin.web.WebRoutes;
 import io.tern.srt.SrtSettings;
@@ -111,6 +125,10 @@ public final class OriginServer implements AutoCloseable {
     private NostrRelay nostr;
     private MetricsEndpoint metrics;
     private RecordingStore.Repair repair;
+    /** The swarm key, with whether it was made at this start; null with no stream's swarm on. */
+    private SwarmKeyFile.Loaded swarmKey;
+    /** The TURN relay of {@code --turn-config}, or null. */
+    private InProcessRelay relay;
 
     private OriginServer(OriginConfig config) {
         this.config = config;
@@ -153,6 +171,36 @@ public final class OriginServer implements AutoCloseable {
                     new RetentionPolicy(config.get(RECORD_MAX_AGE), config.get(RECORD_MAX_BYTES)),
                     wallClock);
         }
+        SwarmSigning swarm = null;
+        if (config.anySwarm()) {
+            Path keyFile = config.get(SWARM_KEY_FILE);
+            try {
+                swarmKey = SwarmKeyFile.loadOrCreate(keyFile, random);
+            } catch (IllegalArgumentException e) {
+                throw ConfigException.invalidValue(
+                        SWARM_KEY_FILE.name(), keyFile.toString(), e.getMessage(), config.source(SWARM_KEY_FILE));
+            }
+            swarm = new SwarmSigning(swarmKey.key(), random);
+        }
+        TurnAccess turn = null;
+        if (config.get(TURN_CONFIG) != null) {
+            relay = InProcessRelay.start(
+                    config.get(TURN_CONFIG), TURN_CONFIG.name(), WarningSink.systemLogger(), System::nanoTime);
+            turn = relay.access(wallClock, random);
+        } else if (!config.getAll(TURN_URL).isEmpty()) {
+            Path secretFile = config.get(TURN_SECRET_FILE);
+            String secret;
+            try {
+                secret = PublishSecret.resolve(null, secretFile, null).secret();
+            } catch (IllegalArgumentException e) {
+                throw ConfigException.invalidValue(
+                        TURN_SECRET_FILE.name(),
+                        secretFile.toString(),
+                        e.getMessage().replace("--publish-secret-file " + secretFile + ": ", ""),
+                        config.source(TURN_SECRET_FILE));
+            }
+            turn = TurnAccess.external(config.getAll(TURN_URL), secret, wallClock, random);
+        }
         PublishPolicy policy = new PublishPolicy(config, random, wallClock);
         StreamContext context = new StreamContext(
                 counters,
@@ -162,7 +210,8 @@ public final class OriginServer implements AutoCloseable {
                 writer,
                 config.get(RECORD_ROTATE),
                 config.get(MAX_HELD_REQUESTS),
-                null);
+                null,
+                swarm);
         registry = new StreamRegistry(config, policy, context, config.get(MAX_STREAMS), random::nextLong);
         InetSocketAddress any = new InetSocketAddress(config.get(LISTEN), 0);
         rtmp = RtmpListener.start(
@@ -190,9 +239,16 @@ public final class OriginServer implements AutoCloseable {
                 .heldRequests(config.get(MAX_HELD_REQUESTS), config.get(MAX_HELD_REQUESTS_PER_IP))
                 .build();
         HttpRoutes.Builder routes = HttpRoutes.builder().cors(CorsPolicy.anyOrigin());
-        apiRoutes = new ApiRoutes(registry, writer == null ? null : writer.store(), apiAccess, null);
+        SwarmService swarmService = swarm == null
+                ? null
+                : new SwarmService(
+                        registry,
+                        swarm.origin(),
+                        turn,
+                        new IpRateLimiter(config.get(SWARM_RATE_PER_MINUTE), System::nanoTime));
+        apiRoutes = new ApiRoutes(registry, writer == null ? null : writer.store(), apiAccess, relay, swarmService);
         apiRoutes.addTo(routes);
-        new WebRoutes(registry, webAssets).addTo(routes);
+        new WebRoutes(registry, webAssets, name -> config.stream(name).swarm()).addTo(routes);
         HlsRoutes.addTo(routes, registry);
         Path nostrDb = config.get(NOSTR_DB);
         if (nostrDb != null) {
@@ -266,6 +322,16 @@ public final class OriginServer implements AutoCloseable {
         return nostr;
     }
 
+    /** The swarm key and whether this start made it, or null when no stream has the swarm on. */
+    public SwarmKeyFile.Loaded swarmKey() {
+        return swarmKey;
+    }
+
+    /** The TURN relay running in this process ({@code --turn-config}), or null. */
+    public InProcessRelay relay() {
+        return relay;
+    }
+
     public int httpPort() {
         return http.port();
     }
@@ -288,7 +354,8 @@ public final class OriginServer implements AutoCloseable {
                         : "recording to " + writer.store().root())
                 + (nostr == null
                         ? ""
-                        : ", Nostr relay on " + MountedRelay.PATH + " (database " + config.get(NOSTR_DB) + ")");
+                        : ", Nostr relay on " + MountedRelay.PATH + " (database " + config.get(NOSTR_DB) + ")")
+                + (relay == null ? "" : ", TURN relay " + relay.summaryLine());
     }
 
     /** Disconnects publishers, closes listeners and connections, finishes the recordings. */
@@ -311,6 +378,9 @@ public final class OriginServer implements AutoCloseable {
         }
         if (nostr != null) {
             nostr.close(); // after its connections, which closed with the HTTP server
+        }
+        if (relay != null) {
+            relay.close();
         }
         // Let the publishers' ends reach the packagers (and the recordings their last chunks).
         group.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);

@@ -1,9 +1,11 @@
 package io.tern.bench.jmh.hls;
 
+import io.tern.hls.media.HeapChunkStore;
 import io.tern.hls.packager.LlHlsPackager;
 import io.tern.hls.packager.PackagerConfig;
 import io.tern.hls.packager.StreamLayout;
 import io.tern.hls.serve.HlsEvent;
+import io.tern.hls.swarm.StreamSigner;
 import io.tern.media.AccessUnit;
 import io.tern.media.MediaFormatException;
 import io.tern.media.TrackType;
@@ -39,7 +41,12 @@ public final class HlsStream {
 
     /** A stream packaged with {@code config}, {@code initialFrames} video frames in. */
     public HlsStream(PackagerConfig config, int frameBytes, int initialFrames) {
-        packager = new LlHlsPackager(config, StreamLayout.VIDEO_AND_AUDIO, () -> wallMs);
+        this(config, frameBytes, initialFrames, null);
+    }
+
+    /** As {@link #HlsStream(PackagerConfig, int, int)}, every object attested by {@code signer} (or none if null). */
+    public HlsStream(PackagerConfig config, int frameBytes, int initialFrames, StreamSigner signer) {
+        packager = new LlHlsPackager(config, StreamLayout.VIDEO_AND_AUDIO, () -> wallMs, new HeapChunkStore(), signer);
         try {
             byte[] sps = HexFormat.of().parseHex("6764001facb402802dd80880000003008000001e478c1950");
             byte[] pps = HexFormat.of().parseHex("68ef0fcb");

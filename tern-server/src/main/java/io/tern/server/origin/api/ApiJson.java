@@ -2,6 +2,8 @@ package io.tern.server.origin.api;
 
 import io.tern.server.origin.registry.StreamNames;
 import io.tern.server.origin.registry.StreamSnapshot;
+import io.tern.server.origin.swarm.SwarmService;
+import io.tern.server.origin.swarm.TurnAccess;
 import java.io.StringWriter;
 import java.time.Instant;
 import java.util.List;
@@ -159,6 +161,41 @@ final class ApiJson {
             }
             json.writeEndObject();
             json.writeNumberProperty("relayedBitsPerSecond", summary.relayedBitsPerSecond());
+            json.writeEndObject();
+        });
+    }
+
+    /** The swarm's configuration for one stream (docs/swarm-protocol.md). */
+    static String swarm(SwarmService.Answer a) {
+        return write(json -> {
+            json.writeStartObject();
+            json.writeStringProperty("stream", a.stream());
+            json.writeStringProperty("instance", a.instance());
+            json.writeStringProperty("originKey", a.originKey());
+            json.writeArrayPropertyStart("sessions");
+            for (SwarmService.Session s : a.sessions()) {
+                json.writeStartObject();
+                json.writeStringProperty("key", s.key());
+                json.writeNumberProperty("notAfter", s.notAfter());
+                json.writeStringProperty("endorsement", s.endorsement());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeStringProperty("nostr", a.nostr());
+            json.writeArrayPropertyStart("iceServers");
+            for (TurnAccess.IceServer ice : a.iceServers()) {
+                json.writeStartObject();
+                json.writeArrayPropertyStart("urls");
+                for (String url : ice.urls()) {
+                    json.writeString(url);
+                }
+                json.writeEndArray();
+                json.writeStringProperty("username", ice.username());
+                json.writeStringProperty("credential", ice.credential());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeNumberProperty("credentialTtlSeconds", a.credentialTtlSeconds());
             json.writeEndObject();
         });
     }

@@ -16,6 +16,7 @@ import io.tern.server.origin.registry.StreamNames;
 import io.tern.server.origin.registry.StreamRegistry;
 import io.tern.server.origin.registry.StreamSnapshot;
 import io.tern.server.origin.stream.LiveStream;
+import io.tern.server.origin.swarm.SwarmService;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -48,6 +49,7 @@ public final class ApiRoutes {
             new Endpoint("DELETE", BASE + "/streams/{name}"),
             new Endpoint("GET", BASE + "/recordings"),
             new Endpoint("GET", BASE + "/turn"),
+            new Endpoint("GET", BASE + "/swarm/{name}"),
             new Endpoint("GET", BASE + "/openapi.json"));
 
     private static final AsciiString JSON = AsciiString.cached("application/json; charset=utf-8");
@@ -69,13 +71,25 @@ public final class ApiRoutes {
     private final RecordingStore recordings;
     private final ApiAccess access;
     private final RelaySummarySource relay;
+    private final SwarmService swarm;
     private final SharedBody openApi;
 
     /**
      * @param recordings the recording directory, or null when the origin does not record
-     * @param relay      the TURN relay in this process, or null (today, always)
+     * @param relay      the TURN relay in this process ({@code --turn-config}), or null
      */
     public ApiRoutes(StreamRegistry registry, RecordingStore recordings, ApiAccess access, RelaySummarySource relay) {
+        this(registry, recordings, access, relay, null);
+    }
+
+    /** @param swarm answers {@code /api/v1/swarm/NAME} for every viewer, or null when no stream has the swarm on */
+    public ApiRoutes(
+            StreamRegistry registry,
+            RecordingStore recordings,
+            ApiAccess access,
+            RelaySummarySource relay,
+            SwarmService swarm) {
+        this.swarm = swarm;
         this.registry = registry;
         this.recordings = recordings;
         this.access = access;
@@ -101,6 +115,8 @@ public final class ApiRoutes {
                 }))
                 .get(BASE + "/recordings", KIND, guarded(this::recordings))
                 .get(BASE + "/turn", KIND, guarded(this::relay))
+                // Every viewer asks, from anywhere: not guarded, rate-limited per address instead.
+                .get(BASE + "/swarm/{name}", KIND, this::swarm)
                 .get(
                         BASE + "/openapi.json",
                         KIND,
@@ -196,10 +212,48 @@ public final class ApiRoutes {
                     exchange,
                     error(
                             HttpResponseStatus.NOT_FOUND,
-                            "no TURN relay runs in this process: 'tern turn' and 'tern origin' are separate commands"));
+                            "no TURN relay runs in this process (--turn-config FILE runs one)"));
             return;
         }
         send(exchange, ok(ApiJson.relay(relay.summary())));
+    }
+
+    private void swarm(HttpExchange exchange) {
+        String name = exchange.pathParam("name");
+        if (swarm == null) {
+            send(exchange, error(HttpResponseStatus.NOT_FOUND, "the swarm is off on this origin (--swarm)"));
+            return;
+        }
+        long retryAfterS = exchange.remoteAddress() == null
+                ? 0
+                : swarm.retryAfterSeconds(exchange.remoteAddress().getAddress());
+        if (retryAfterS > 0) {
+            exchange.reply(HttpResponseStatus.TOO_MANY_REQUESTS)
+                    .header(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfterS))
+                    .contentType(JSON)
+                    .cache(CacheControl.noStore())
+                    .send(ApiJson.error(
+                            429, "too many swarm requests from this address; retry in " + retryAfterS + " s"));
+            return;
+        }
+        String host = exchange.header(HttpHeaderNames.HOST);
+        if (host == null || host.isBlank()) {
+            host = exchange.header(":authority"); // HTTP/2 without a Host header
+        }
+        if (host == null || host.isBlank()) {
+            send(
+                    exchange,
+                    error(HttpResponseStatus.BAD_REQUEST, "no Host header: the relay URLs name the host you reached"));
+            return;
+        }
+        later(
+                exchange,
+                swarm.answer(name, host, exchange.isSecure())
+                        .thenApply(a -> a == null
+                                ? error(
+                                        HttpResponseStatus.NOT_FOUND,
+                                        "no stream " + StreamNames.APP + "/" + name + " with the swarm on")
+                                : ok(ApiJson.swarm(a))));
     }
 
     /** Under {@code /api/} but no route: 405 (with {@code Allow}) for a known path, else 404. */

@@ -3,6 +3,7 @@ package io.tern.server.origin.config;
 import static io.tern.server.origin.config.OriginOptions.HTTPS_PORT;
 import static io.tern.server.origin.config.OriginOptions.HTTP_PORT;
 import static io.tern.server.origin.config.OriginOptions.MAX_HELD_REQUESTS;
+import static io.tern.server.origin.config.OriginOptions.NOSTR_DB;
 import static io.tern.server.origin.config.OriginOptions.NO_PUBLISH_AUTH;
 import static io.tern.server.origin.config.OriginOptions.PART_DELIVERY;
 import static io.tern.server.origin.config.OriginOptions.PART_TARGET_MS;
@@ -14,8 +15,12 @@ import static io.tern.server.origin.config.OriginOptions.PUBLISH_SECRET_FILE;
 import static io.tern.server.origin.config.OriginOptions.RECORD;
 import static io.tern.server.origin.config.OriginOptions.RTMP_PORT;
 import static io.tern.server.origin.config.OriginOptions.SEGMENT_TARGET_MS;
+import static io.tern.server.origin.config.OriginOptions.SWARM;
 import static io.tern.server.origin.config.OriginOptions.TLS_CERT;
 import static io.tern.server.origin.config.OriginOptions.TLS_KEY;
+import static io.tern.server.origin.config.OriginOptions.TURN_CONFIG;
+import static io.tern.server.origin.config.OriginOptions.TURN_SECRET_FILE;
+import static io.tern.server.origin.config.OriginOptions.TURN_URL;
 
 import io.tern.server.option.ConfigException;
 import io.tern.server.option.ConfigSource;
@@ -137,6 +142,20 @@ public final class OriginConfig {
         return own == null ? streamDefaults() : resolve(name, own);
     }
 
+    /** Whether any stream may be signed for peer-assisted delivery: {@code --swarm}, or in any stream's section. */
+    public boolean anySwarm() {
+        if (get(SWARM)) {
+            return true;
+        }
+        for (Map<Option<?>, Setting> own : streams.values()) {
+            Setting s = own.get(SWARM);
+            if (s != null && Boolean.TRUE.equals(s.value())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether HTTPS is configured. */
     public boolean tls() {
         return get(TLS_CERT) != null;
@@ -170,7 +189,8 @@ public final class OriginConfig {
                 noAuth,
                 secret,
                 secretFile,
-                ownSecret);
+                ownSecret,
+                (Boolean) value(own, SWARM));
     }
 
     private Object value(Map<Option<?>, Setting> own, Option<?> option) {
@@ -193,9 +213,28 @@ public final class OriginConfig {
                     "Option '" + given.name() + "' " + source(given).where() + " needs '" + missing.name() + "' too");
         }
         checkPorts();
+        checkSwarm();
         checkStream(null, Map.of());
         for (Map.Entry<String, Map<Option<?>, Setting>> e : streams.entrySet()) {
             checkStream(e.getKey(), e.getValue());
+        }
+    }
+
+    private void checkSwarm() {
+        if (get(TURN_CONFIG) != null && !getAll(TURN_URL).isEmpty()) {
+            throw new ConfigException(
+                    "Options 'turn-config' " + source(TURN_CONFIG).where() + " and 'turn-url' "
+                            + source(TURN_URL).where() + " exclude each other");
+        }
+        if (getAll(TURN_URL).isEmpty() != (get(TURN_SECRET_FILE) == null)) {
+            Option<?> given = get(TURN_SECRET_FILE) == null ? TURN_URL : TURN_SECRET_FILE;
+            Option<?> missing = given == TURN_URL ? TURN_SECRET_FILE : TURN_URL;
+            throw new ConfigException(
+                    "Option '" + given.name() + "' " + source(given).where() + " needs '" + missing.name() + "' too");
+        }
+        if (anySwarm() && get(NOSTR_DB) == null) {
+            throw new ConfigException("Option 'swarm' needs 'nostr-db': viewers of a swarm meet on the origin's"
+                    + " Nostr relay (/nostr)");
         }
     }
 

@@ -229,6 +229,55 @@ public final class OriginOptions {
                     + " 'Accept: application/nostr+json'), storing its events in this SQLite file (created if"
                     + " missing); the relay's limits are ./tern nostr's defaults.");
 
+    // ---- peer-assisted delivery (docs/origin.md, "Peer-assisted delivery")
+
+    public static final Option<Boolean> SWARM = stream(
+            "swarm",
+            flag(),
+            false,
+            null,
+            "Peer-assisted delivery: sign every init segment, part and segment, list the attestations in the"
+                    + " media playlists, answer /api/v1/swarm/NAME, and let the watch page's viewers share parts"
+                    + " over WebRTC ('swarm = on' in a stream's section); needs --nostr-db.");
+    public static final Option<Path> SWARM_KEY_FILE = server(
+            "swarm-key-file",
+            path(),
+            Path.of("tern-swarm.key"),
+            null,
+            "The origin's long-term Ed25519 key (PKCS#8 PEM) that endorses each stream's session key; created"
+                    + " (mode 0600) at the first start with --swarm, its public key printed at every start.");
+    public static final Option<Integer> SWARM_RATE_PER_MINUTE = server(
+            "swarm-rate-per-minute",
+            wholeNumber(1, 100_000),
+            30,
+            null,
+            "GET /api/v1/swarm/NAME answers (each with fresh TURN credentials) per client IP address per"
+                    + " minute; more get 429.");
+    public static final Option<Path> TURN_CONFIG = server(
+            "turn-config",
+            path(),
+            null,
+            "none (no TURN relay in this process)",
+            "Run Tern's TURN relay in this process, configured by this coturn-format file (./tern turn's"
+                    + " options; it must take REST credentials: use-auth-secret, or no auth option); viewers get credentials for it from"
+                    + " /api/v1/swarm/NAME, and /api/v1/turn summarises it.");
+    public static final Option<String> TURN_URL = add(new Option<>(
+            "turn-url",
+            turnUrl(),
+            null,
+            "none",
+            Scope.SERVER,
+            false,
+            "An external TURN relay (Tern or coturn) for viewers, e.g. turn:relay.example.com:3478?transport=udp;"
+                    + " repeat for each transport it listens on; needs --turn-secret-file."));
+    public static final Option<Path> TURN_SECRET_FILE = server(
+            "turn-secret-file",
+            path(),
+            null,
+            null,
+            "A file whose first line is the REST secret the --turn-url relay shares (coturn's"
+                    + " static-auth-secret).");
+
     // ---- operations
 
     public static final Option<Boolean> PROMETHEUS =
@@ -282,6 +331,20 @@ public final class OriginOptions {
     private static <V> Option<V> add(Option<V> row) {
         ROWS.add(row);
         return row;
+    }
+
+    /** {@code turn:} or {@code turns:} URI (RFC 7065): host, optional port and transport. */
+    private static OptionType<String> turnUrl() {
+        return parsed(
+                "<turn:host:port?transport=udp>",
+                text -> {
+                    if (!text.matches("turns?:[A-Za-z0-9.\\-\\[\\]:]+(:[0-9]{1,5})?(\\?transport=(udp|tcp))?")) {
+                        throw new IllegalArgumentException(
+                                "must be turn:HOST[:PORT][?transport=udp|tcp] or turns:HOST[:PORT][?transport=tcp]");
+                    }
+                    return text;
+                },
+                text -> text);
     }
 
     /** An SRT passphrase: 10 to 79 characters, as libsrt's {@code SRTO_PASSPHRASE} takes it. */

@@ -12,6 +12,7 @@ import java.nio.file.Path;
  * @param publishSecret     the secret its tokens are signed with, or null (then the file, or the server's)
  * @param publishSecretFile a file holding it, or null
  * @param ownSecret         whether the secret comes from the stream's own section
+ * @param swarm             whether its objects are signed for peer-assisted delivery
  */
 public record StreamConfig(
         String name,
@@ -23,7 +24,8 @@ public record StreamConfig(
         boolean noPublishAuth,
         String publishSecret,
         Path publishSecretFile,
-        boolean ownSecret) {
+        boolean ownSecret,
+        boolean swarm) {
 
     /**
      * The packager's settings for one run ({@code instanceId}) of this stream.

@@ -65,7 +65,8 @@ public final class StreamRegistry implements AutoCloseable {
                 context.writer(),
                 context.rotateMs(),
                 context.maxHeldRequests(),
-                this::ended);
+                this::ended,
+                context.swarm());
         this.maxStreams = maxStreams;
         this.instanceBits = instanceBits;
     }

@@ -6,6 +6,8 @@ import io.tern.hls.packager.PackagerStats;
 import io.tern.hls.packager.StreamLayout;
 import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.serve.HlsEvent;
+import io.tern.hls.swarm.SessionEndorsement;
+import io.tern.hls.swarm.StreamSigner;
 import io.tern.media.AccessUnit;
 import io.tern.media.TrackType;
 import io.tern.media.codec.AacConfig;
@@ -24,6 +26,7 @@ import io.tern.server.origin.registry.StreamInput;
 import io.tern.server.origin.registry.StreamSnapshot;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,6 +53,9 @@ public final class LiveStream implements StreamInput {
     private final ViewerTracker viewers = new ViewerTracker();
     private final IngestMeter meter;
     private final ArrayDeque<String> lastErrors = new ArrayDeque<>();
+    /** Signs this instance's objects (peer-assisted delivery), or null with the swarm off. */
+    private final StreamSigner signer;
+
     private PackagerDriver driver;
     private StreamRecording recording;
     private AvcConfig video;
@@ -71,6 +77,8 @@ public final class LiveStream implements StreamInput {
         this.startedEpochMs = context.wallClock().millis();
         this.startedNs = now();
         this.meter = new IngestMeter(startedNs);
+        this.signer =
+                settings.swarm() && context.swarm() != null ? context.swarm().signer(name, instanceId) : null;
     }
 
     public String name() {
@@ -92,6 +100,21 @@ public final class LiveStream implements StreamInput {
     /** Whether the publish is over (the stream lingers, with EXT-X-ENDLIST, until the registry drops it). */
     public boolean ended() {
         return ended;
+    }
+
+    /** Whether the stream's objects are signed for peer-assisted delivery. */
+    public boolean swarm() {
+        return signer != null;
+    }
+
+    /**
+     * The session keys viewers verify this instance's objects with (the current one last); call on
+     * the loop. Null with the swarm off.
+     */
+    public List<SessionEndorsement> swarmSessions() {
+        return signer == null
+                ? null
+                : List.copyOf(signer.sessions(context.wallClock().instant().getEpochSecond()));
     }
 
     /** Viewers now (read from any thread, for metrics). */
@@ -181,7 +204,8 @@ public final class LiveStream implements StreamInput {
                 settings.packagerConfig(instanceId, context.maxHeldRequests()),
                 layout,
                 context.wallClock()::millis,
-                new DirectChunkStore(context.directBudget()));
+                new DirectChunkStore(context.directBudget()),
+                signer);
         if (context.writer() != null && settings.record()) {
             recording = new StreamRecording(name, layout, context.rotateMs(), context.writer());
         }

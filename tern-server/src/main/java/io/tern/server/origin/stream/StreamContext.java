@@ -3,6 +3,7 @@ package io.tern.server.origin.stream;
 import io.tern.netty.hls.DirectBudget;
 import io.tern.server.origin.metrics.OriginCounters;
 import io.tern.server.origin.record.RecordingWriter;
+import io.tern.server.origin.swarm.SwarmSigning;
 import java.time.InstantSource;
 import java.util.function.Consumer;
 
@@ -17,6 +18,7 @@ import java.util.function.Consumer;
  * @param rotateMs        media per recording file
  * @param maxHeldRequests held requests per stream (the packager's bound)
  * @param ended           told (on the stream's loop) when a stream's publish is over
+ * @param swarm           signs the streams that have the swarm on, or null when none may
  */
 public record StreamContext(
         OriginCounters counters,
@@ -26,4 +28,5 @@ public record StreamContext(
         RecordingWriter writer,
         long rotateMs,
         int maxHeldRequests,
-        Consumer<LiveStream> ended) {}
+        Consumer<LiveStream> ended,
+        SwarmSigning swarm) {}

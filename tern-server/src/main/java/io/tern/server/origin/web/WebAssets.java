@@ -22,12 +22,25 @@ public final class WebAssets {
     private static final AsciiString CSS = AsciiString.cached("text/css; charset=utf-8");
     private static final AsciiString TEXT = AsciiString.cached("text/plain; charset=utf-8");
 
+    /** The watch page for a stream with the swarm on: the same page, told to load the swarm library. */
+    static final String SWARM_MARK = "<meta name=\"tern-swarm\" content=\"on\">";
+
     private final SharedBody watchPage;
+    private final SharedBody swarmWatchPage;
+    /** The swarm library, by its path under {@code /_tern/swarm/}. */
+    private final Map<String, SharedBody> swarm;
     /** By the file name under {@code /_tern/}. */
     private final Map<String, SharedBody> files = new LinkedHashMap<>();
 
     private WebAssets() {
-        watchPage = SharedBody.of(read("watch.html"), HTML);
+        byte[] page = read("watch.html");
+        watchPage = SharedBody.of(page, HTML);
+        String text = new String(page, java.nio.charset.StandardCharsets.UTF_8);
+        swarmWatchPage = SharedBody.of(
+                text.replace("<meta charset=\"utf-8\">", "<meta charset=\"utf-8\">\n" + SWARM_MARK)
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                HTML);
+        swarm = SwarmLibrary.load();
         files.put("watch.js", SharedBody.of(read("watch.js"), JS));
         files.put("tern.css", SharedBody.of(read("tern.css"), CSS));
         files.put("hls.min.js", SharedBody.of(read(HLS_JS), JS));
@@ -43,6 +56,21 @@ public final class WebAssets {
         return watchPage;
     }
 
+    /** The watch page that loads the swarm library ({@code /_tern/swarm/index.js}) before it plays. */
+    SharedBody swarmWatchPage() {
+        return swarmWatchPage;
+    }
+
+    /** The swarm library's file at {@code path} under {@code /_tern/swarm/}, or null. */
+    SharedBody swarmFile(String path) {
+        return swarm.get(path);
+    }
+
+    /** The swarm library's files, by path (empty when the build packaged none). */
+    public java.util.Set<String> swarmFiles() {
+        return swarm.keySet();
+    }
+
     /** The file served as {@code /_tern/NAME}, or null. */
     SharedBody file(String name) {
         return files.get(name);
@@ -51,6 +79,8 @@ public final class WebAssets {
     /** Frees the bodies' direct memory, once the server that serves them has closed. */
     public void release() {
         watchPage.release();
+        swarmWatchPage.release();
+        swarm.values().forEach(SharedBody::release);
         files.values().forEach(SharedBody::release);
     }
 

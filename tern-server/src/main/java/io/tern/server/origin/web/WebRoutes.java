@@ -10,6 +10,7 @@ import io.tern.server.origin.registry.StreamNames;
 import io.tern.server.origin.registry.StreamRegistry;
 import io.tern.server.origin.stream.LiveStream;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The pages a person opens: {@code /} lists the live streams, {@code /live/NAME/} plays one
@@ -24,10 +25,17 @@ public final class WebRoutes {
 
     private final StreamRegistry registry;
     private final WebAssets assets;
+    private final Predicate<String> swarm;
 
     public WebRoutes(StreamRegistry registry, WebAssets assets) {
+        this(registry, assets, name -> false);
+    }
+
+    /** @param swarm whether stream NAME has the swarm on: its watch page then loads the swarm library */
+    public WebRoutes(StreamRegistry registry, WebAssets assets, Predicate<String> swarm) {
         this.registry = registry;
         this.assets = assets;
+        this.swarm = swarm;
     }
 
     /** The watch page's path of stream {@code name}. */
@@ -39,7 +47,8 @@ public final class WebRoutes {
         routes.get("/", KIND, this::index)
                 .get("/" + StreamNames.APP + "/{name}/", KIND, this::watch)
                 .get("/" + StreamNames.APP + "/{name}", KIND, WebRoutes::toWatchPage)
-                .get("/_tern/{file}", KIND, this::asset);
+                .get("/_tern/{file}", KIND, this::asset)
+                .get("/_tern/" + SwarmLibrary.DIRECTORY + "/{path...}", KIND, this::swarmAsset);
     }
 
     private void index(HttpExchange exchange) {
@@ -62,7 +71,7 @@ public final class WebRoutes {
                     .send("404 '" + name + "' is not a stream name: " + StreamNames.RULE + "\n");
             return;
         }
-        exchange.respond(assets.watchPage(), ASSET_CACHE);
+        exchange.respond(swarm.test(name) ? assets.swarmWatchPage() : assets.watchPage(), ASSET_CACHE);
     }
 
     private static void toWatchPage(HttpExchange exchange) {
@@ -75,6 +84,15 @@ public final class WebRoutes {
                 .header(HttpHeaderNames.LOCATION, watchPath(name))
                 .cache(CacheControl.noStore())
                 .send();
+    }
+
+    private void swarmAsset(HttpExchange exchange) {
+        SharedBody body = assets.swarmFile(exchange.pathParam("path"));
+        if (body == null) {
+            exchange.respond(HttpResponseStatus.NOT_FOUND);
+            return;
+        }
+        exchange.respond(body, ASSET_CACHE);
     }
 
     private void asset(HttpExchange exchange) {

@@ -2,6 +2,11 @@
 // every second, the latency (wall clock against EXT-X-PROGRAM-DATE-TIME), the buffer ahead, the
 // bitrate loaded over the last seconds, dropped frames and stalls. What it shows is also kept in
 // window.ternWatch, one sample a second, for the tests.
+// A stream with the swarm on (the origin marks its page with <meta name="tern-swarm">) loads the
+// peer-assisted delivery library, /_tern/swarm/index.js, and lets it install its loader into the
+// hls.js config; if the library is missing or fails, the page plays over HTTP as before. Its
+// figures (window.ternSwarm.metrics: share of bytes from peers, peers and bans, loads in time) are
+// shown beside the player's and kept in the samples.
 'use strict';
 (() => {
   const BITRATE_WINDOW_MS = 5000;
@@ -42,35 +47,59 @@
     state('live', 'ok');
   });
 
+  const swarmOn = document.querySelector('meta[name="tern-swarm"][content="on"]') !== null;
+  watch.swarm = swarmOn ? 'loading' : 'off';
+
+  // The hls.js config: with the swarm, as attachSwarm returns it (it may be a promise).
+  async function hlsConfig() {
+    const config = { lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5, backBufferLength: 10 };
+    if (!swarmOn) return config;
+    if (window.ternSwarm && window.ternSwarm.stop) window.ternSwarm.stop(); // a retry attaches afresh
+    try {
+      const swarm = await import('/_tern/swarm/index.js');
+      const attached = await swarm.attachSwarm(config, { stream: name, origin: location.origin });
+      watch.swarm = window.ternSwarm && window.ternSwarm.enabled ? 'on' : 'off: ' + (window.ternSwarm ? window.ternSwarm.reason : '?');
+      return attached || config;
+    } catch (e) {
+      watch.swarm = 'failed: ' + (e && e.message ? e.message : e);
+      watch.errors.push('swarm: ' + watch.swarm);
+      return { lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5, backBufferLength: 10 };
+    }
+  }
+
   function start() {
     if (window.Hls && Hls.isSupported()) {
-      hls = new Hls({ lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5, backBufferLength: 10 });
-      hls.on(Hls.Events.FRAG_LOADED, (event, data) => {
-        // The loader's count: the payload itself may already be handed to the transmuxer worker.
-        const stats = (data.part || data.frag).stats;
-        loads.push([performance.now(), stats ? stats.loaded || stats.total || 0 : 0]);
-      });
-      hls.on(Hls.Events.ERROR, (event, data) => {
-        if (data.details === Hls.ErrorDetails.BUFFER_STALLED_ERROR) stall();
-        watch.errors.push(data.details);
-        if (watch.errors.length > 50) watch.errors.shift();
-        if (data.fatal) {
-          // Not live yet, or gone: show it and try again, as a player left open should.
-          state(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'waiting for live/' + name : 'error: ' + data.details, 'bad');
-          hls.destroy();
-          hls = null;
-          playingSince = null;
-          setTimeout(start, RETRY_MS);
-        }
-      });
-      hls.loadSource(src);
-      hls.attachMedia(video);
+      hlsConfig().then(play);
     } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
       video.src = src; // Safari without Media Source Extensions: its own HLS, fewer figures
+      video.play().catch(() => state('press play', ''));
     } else {
       state('this browser cannot play HLS', 'bad');
-      return;
     }
+  }
+
+  function play(config) {
+    hls = new Hls(config);
+    hls.on(Hls.Events.FRAG_LOADED, (event, data) => {
+      // The loader's count: the payload itself may already be handed to the transmuxer worker.
+      const stats = (data.part || data.frag).stats;
+      loads.push([performance.now(), stats ? stats.loaded || stats.total || 0 : 0]);
+    });
+    hls.on(Hls.Events.ERROR, (event, data) => {
+      if (data.details === Hls.ErrorDetails.BUFFER_STALLED_ERROR) stall();
+      watch.errors.push(data.details);
+      if (watch.errors.length > 50) watch.errors.shift();
+      if (data.fatal) {
+        // Not live yet, or gone: show it and try again, as a player left open should.
+        state(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'waiting for live/' + name : 'error: ' + data.details, 'bad');
+        hls.destroy();
+        hls = null;
+        playingSince = null;
+        setTimeout(start, RETRY_MS);
+      }
+    });
+    hls.loadSource(src);
+    hls.attachMedia(video);
     video.play().catch(() => state('press play', ''));
   }
 
@@ -102,16 +131,38 @@
     el('stalls').textContent = String(watch.stalls);
     el('stalls').className = watch.stalls ? 'warn' : '';
     el('picture').textContent = video.videoWidth ? video.videoWidth + '×' + video.videoHeight : '–';
+    const swarm = swarmFigures();
 
     if (playingSince !== null) {
       watch.samples.push({
         wall: (now - playingSince) / 1000, media: video.currentTime, latency, buffer, bitsPerSecond,
-        dropped, stalls: watch.stalls, shown: el('latency').textContent,
+        dropped, stalls: watch.stalls, shown: el('latency').textContent, swarm,
       });
       if (watch.samples.length > 600) watch.samples.shift();
     }
   }
 
+  // The swarm's figures, shown and returned for the sample; null while it is not running.
+  function swarmFigures() {
+    const s = window.ternSwarm;
+    if (!swarmOn || !s || !s.enabled || !s.metrics) {
+      if (swarmOn) el('offload').textContent = watch.swarm;
+      return null;
+    }
+    const m = s.metrics;
+    const figures = {
+      offload: m.offload, peerBytes: m.bytes.peer, httpBytes: m.bytes.http, uploadedBytes: m.bytes.uploaded,
+      peers: m.peers, bans: m.bans, inTimeShare: m.inTimeShare, fallbacks: m.fallbacks, verifyFailures: m.verifyFailures,
+    };
+    el('offload').textContent = (100 * m.offload).toFixed(0) + ' % (' + (m.bytes.peer / 1e6).toFixed(1) + ' of '
+      + ((m.bytes.peer + m.bytes.http) / 1e6).toFixed(1) + ' MB)';
+    el('peers').textContent = m.peers + (m.bans ? ', ' + m.bans + ' banned' : '');
+    el('peers').className = m.bans ? 'warn' : '';
+    el('intime').textContent = (100 * m.inTimeShare).toFixed(0) + ' %' + (m.fallbacks ? ', ' + m.fallbacks + ' fallbacks' : '');
+    return figures;
+  }
+
+  if (swarmOn) document.querySelectorAll('.stats .swarm').forEach((row) => { row.hidden = false; });
   setInterval(sample, 1000);
   start();
 })();

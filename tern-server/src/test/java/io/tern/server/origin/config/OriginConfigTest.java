@@ -165,6 +165,32 @@ class OriginConfigTest {
         assertThat(again.stream("cam1").partTargetMs()).isEqualTo(333);
     }
 
+    @Test
+    void theSwarmIsOnPerStreamNeedsTheNostrRelayAndOneWayToATurnRelay() throws Exception {
+        Path file = write("nostr-db = relay.db", "[stream cam1]", "swarm = on");
+        OriginConfig c = OriginConfig.assemble(OriginConfigFile.read(file), List.of());
+        assertThat(c.anySwarm()).isTrue();
+        assertThat(c.stream("cam1").swarm()).isTrue();
+        assertThat(c.stream("cam2").swarm()).isFalse();
+        assertThat(OriginConfig.defaults().anySwarm()).isFalse();
+        assertThat(c.get(OriginOptions.SWARM_KEY_FILE)).isEqualTo(Path.of("tern-swarm.key"));
+
+        assertInvalid(List.of(cli(OriginOptions.SWARM, "true")), "'swarm' needs 'nostr-db'");
+        assertInvalid(
+                List.of(cli(OriginOptions.TURN_URL, "turn:relay.example.com:3478")),
+                "'turn-url'",
+                "needs 'turn-secret-file'");
+        assertInvalid(
+                List.of(
+                        cli(OriginOptions.TURN_CONFIG, "turn.conf"),
+                        cli(OriginOptions.TURN_URL, "turn:relay.example.com"),
+                        cli(OriginOptions.TURN_SECRET_FILE, "secret")),
+                "'turn-config'",
+                "exclude each other");
+        assertInvalid(List.of(cli(OriginOptions.TURN_URL, "http://relay")), "'turn-url': 'http://relay'", "turn:HOST");
+        assertInvalid(List.of(cli(OriginOptions.SWARM_RATE_PER_MINUTE, "0")), "'swarm-rate-per-minute': '0'");
+    }
+
     private void assertInvalid(List<Occurrence> cli, String... fragments) {
         assertThatThrownBy(() -> OriginConfig.assemble(List.of(), cli))
                 .isInstanceOf(ConfigException.class)

@@ -67,7 +67,7 @@ final class EmbeddedOrigin implements AutoCloseable {
         }
         OriginConfig config = OriginConfig.assemble(List.of(), cli);
         InstantSource wall = () -> Instant.ofEpochMilli(1_767_225_600_000L + elapsedMs());
-        StreamContext context = new StreamContext(counters, wall, budget, 16L << 20, null, 60_000, 1000, null);
+        StreamContext context = new StreamContext(counters, wall, budget, 16L << 20, null, 60_000, 1000, null, null);
         registry = new StreamRegistry(
                 config, new PublishPolicy(config, new SecureRandom(), wall), context, 10, () -> 12345);
         service = new HttpService(HlsRoutes.build(registry), HttpLimits.DEFAULTS, wall);

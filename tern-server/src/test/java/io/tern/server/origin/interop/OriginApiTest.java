@@ -84,6 +84,8 @@ class OriginApiTest {
 
             Map<String, Object> turn = json(call(origin, openApi, "GET", "/api/v1/turn", null, null, 404));
             assertThat((String) Json.at(turn, "error", "message")).contains("no TURN relay runs in this process");
+            Map<String, Object> swarm = json(call(origin, openApi, "GET", "/api/v1/swarm/{name}", "cam1", null, 404));
+            assertThat((String) Json.at(swarm, "error", "message")).contains("the swarm is off on this origin");
 
             // Errors are JSON too: an unknown route, a wrong method, a wrong token, a proxied client.
             HttpResponse<String> unknown = send(origin, "GET", "/api/v1/nothing", null);
