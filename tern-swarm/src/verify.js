@@ -33,12 +33,12 @@ export function sessionMessage(stream, instance, sessionKeyB64, notAfterSeconds)
   );
 }
 
-/** The bytes a session key signs for one object; sha256B64 is b64url(SHA-256(bytes)). */
-export function objectMessage(scope, attestation) {
-  const { kind, msn, part, length, sha256 } = attestation;
+/** The bytes a session key signs for one object: context names it, attestation gives length and sha256 (b64url). */
+export function objectMessage(context, attestation) {
+  const { kind, stream, rendition, instance, msn, part } = context;
   return encoder.encode(
-    `tern-swarm-object-v1\n${kind}\n${scope.stream}\n${scope.rendition}\n${scope.instance}\n` +
-      `${msn}\n${part}\n${length}\n${sha256}`,
+    `tern-swarm-object-v1\n${kind}\n${stream}\n${rendition}\n${instance}\n` +
+      `${msn}\n${part}\n${attestation.length}\n${attestation.sha256}`,
   );
 }
 
@@ -136,20 +136,30 @@ export async function endorsedSessionKeys(originKeyB64, sessions, stream, instan
 }
 
 /**
- * Whether bytes are the object the attestation names, in this scope ({stream, rendition,
- * instance}), signed by one of the endorsed session keys. Returns {ok, reason}; reason names the
- * first check that failed.
+ * Whether bytes are the object the viewer expects, context = {stream, rendition, instance, kind,
+ * msn, part}: the attestation names that object, its length and SHA-256 are those of bytes, and
+ * one of the endorsed session keys signed it. Returns {ok, reason}; reason names the first check
+ * that failed.
  */
-export async function verifyObject(bytes, attestation, scope, sessionKeys) {
+export async function verifyObject(bytes, attestation, context, sessionKeys) {
   if (!(bytes instanceof Uint8Array)) return { ok: false, reason: 'not bytes' };
+  const { kind, msn, part } = attestation;
+  if (kind !== context.kind || msn !== context.msn || part !== context.part) return { ok: false, reason: 'object' };
   if (bytes.length !== attestation.length) return { ok: false, reason: 'length' };
   const digest = b64urlEncode(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
   if (digest !== attestation.sha256) return { ok: false, reason: 'sha256' };
   const signature = b64urlDecode(attestation.sig);
   if (!signature || signature.length !== 64) return { ok: false, reason: 'signature encoding' };
-  const message = objectMessage(scope, attestation);
+  const message = objectMessage(context, attestation);
   for (const key of sessionKeys.values()) {
     if (await crypto.subtle.verify(ED25519, key, signature, message)) return { ok: true, reason: null };
   }
   return { ok: false, reason: 'signature' };
+}
+
+/** A session key taken as it is (raw 32 bytes, base64url), for tests and vectors. */
+export async function sessionKeyOf(keyB64) {
+  const raw = b64urlDecode(keyB64);
+  if (!raw || raw.length !== 32) throw new Error(`session key is not 32 bytes of base64url: ${keyB64}`);
+  return importKey(raw);
 }

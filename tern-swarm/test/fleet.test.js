@@ -59,7 +59,7 @@ test('the fleet runs the real verifier: signed parts pass, a corrupting viewer i
       return a;
     },
     verify: (ref, bytes, attestation) =>
-      verifyObject(bytes, attestation, { stream: 'sim', rendition: ref.rendition, instance: 'i' }, keys).then((r) => r.ok),
+      verifyObject(bytes, attestation, { stream: 'sim', instance: 'i', ...ref }, keys).then((r) => r.ok),
   });
   assert.ok(attestations.size > 10);
   for (const v of result.viewers) assert.equal(v.corruptDelivered, 0);

@@ -23,7 +23,7 @@ export async function makeOrigin({ stream = 'cam', instance = 'i-1', notAfter = 
     async attest(rendition, { kind, msn, part }, bytes) {
       const sha256 = b64urlEncode(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
       const attestation = { kind, msn, part, length: bytes.length, sha256 };
-      const message = objectMessage({ stream, rendition, instance }, attestation);
+      const message = objectMessage({ stream, rendition, instance, kind, msn, part }, attestation);
       attestation.sig = b64urlEncode(new Uint8Array(await crypto.subtle.sign(ED25519, session.privateKey, message)));
       return attestation;
     },

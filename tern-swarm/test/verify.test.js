@@ -34,7 +34,7 @@ async function fixture() {
     '#EXT-X-PART:DURATION=0.5,URI="video-p51.m4s"',
   ].join('\n');
   const { keys } = await endorsedSessionKeys(origin.originKey, origin.sessions, 'cam', 'i-1', NOW_S);
-  const scope = { stream: 'cam', rendition: 'video', instance: 'i-1' };
+  const scope = { stream: 'cam', rendition: 'video', instance: 'i-1', kind: 'part', msn: 12, part: 3 };
   return { origin, bytes, part, segment, init, playlist, keys, scope };
 }
 
@@ -64,8 +64,10 @@ test('the attested bytes verify, as part, segment and init', async () => {
   const f = await fixture();
   assert.equal(f.keys.size, 1);
   assert.deepEqual(await verifyObject(f.bytes, f.part, f.scope, f.keys), { ok: true, reason: null });
-  assert.equal((await verifyObject(f.bytes, f.segment, f.scope, f.keys)).ok, true);
-  assert.equal((await verifyObject(f.bytes.slice(0, 700), f.init, f.scope, f.keys)).ok, true);
+  const segment = { ...f.scope, kind: 'segment', msn: 11, part: -1 };
+  assert.equal((await verifyObject(f.bytes, f.segment, segment, f.keys)).ok, true);
+  const init = { ...f.scope, kind: 'init', msn: -1, part: -1 };
+  assert.equal((await verifyObject(f.bytes.slice(0, 700), f.init, init, f.keys)).ok, true);
 });
 
 test('forged, truncated and replayed objects are refused, each for its reason', async () => {
@@ -75,9 +77,11 @@ test('forged, truncated and replayed objects are refused, each for its reason', 
   const cases = [
     [flipped, f.part, f.scope, 'sha256'],
     [f.bytes.subarray(0, 2999), f.part, f.scope, 'length'],
-    [f.bytes, { ...f.part, msn: 13 }, f.scope, 'signature'],
-    [f.bytes, { ...f.part, part: 4 }, f.scope, 'signature'],
-    [f.bytes, { ...f.part, kind: 'segment' }, f.scope, 'signature'],
+    [f.bytes, { ...f.part, msn: 13 }, f.scope, 'object'],
+    [f.bytes, { ...f.part, msn: 13 }, { ...f.scope, msn: 13 }, 'signature'],
+    [f.bytes, { ...f.part, part: 4 }, { ...f.scope, part: 4 }, 'signature'],
+    [f.bytes, { ...f.part, kind: 'segment' }, { ...f.scope, kind: 'segment' }, 'signature'],
+    [f.bytes, f.segment, f.scope, 'object'],
     [f.bytes, f.part, { ...f.scope, rendition: 'audio' }, 'signature'],
     [f.bytes, f.part, { ...f.scope, instance: 'i-2' }, 'signature'],
     [f.bytes, f.part, { ...f.scope, stream: 'other' }, 'signature'],
