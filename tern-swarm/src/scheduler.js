@@ -399,8 +399,15 @@ export class Scheduler {
       return;
     }
     const expected = this.objects.get(download.key)?.attestation;
-    if (download.buffer || download.key !== refKey(message.ref) || (expected && expected.length !== message.length)) {
+    if (download.buffer || download.key !== refKey(message.ref)) {
       this.ban(nowMs, peer.id, 'object header does not match the request');
+      return;
+    }
+    if (expected && (expected.length !== message.length || b64urlEncode(message.sha256) !== expected.sha256)) {
+      // Not the object our playlist lists. For an init segment an honest peer may hold an earlier
+      // generation (same name, validly signed): skip it. A part or segment has one content only.
+      if (message.ref.kind === 'init') this.downloadFailed(nowMs, peer, message.requestId, false);
+      else this.ban(nowMs, peer.id, 'object header does not match the playlist');
       return;
     }
     download.length = message.length;

@@ -163,7 +163,7 @@ test('an oversized message bans the peer and costs one HTTP fetch', () => {
 test('an object that fails verification bans its sender and is fetched over HTTP', () => {
   const { s, r } = waitingOnPeer();
   const request = [...s.peers.get('p').downloads.keys()][0];
-  s.onPeerMessage(30, 'p', encodeObject(request, r, 1000, new Uint8Array(32), new Uint8Array(64)));
+  s.onPeerMessage(30, 'p', encodeObject(request, r, 1000, new Uint8Array(32).fill(7), new Uint8Array(64).fill(9)));
   s.onPeerMessage(31, 'p', encodeChunk(request, 0, new Uint8Array(1000)));
   const verify = ofType(drain(s), 'verify')[0];
   assert.ok(verify);
@@ -172,6 +172,15 @@ test('an object that fails verification bans its sender and is fetched over HTTP
   assert.equal(ofType(actions, 'deliver').length, 0, 'nothing unverified reaches the player');
   assert.equal(ofType(actions, 'http').length, 1);
   assert.equal(s.metrics.verifyFailures, 1);
+  assert.equal(s.isBanned('p'), true);
+});
+
+test('an object header that contradicts the playlist bans the peer before any chunk', () => {
+  const { s, r } = waitingOnPeer();
+  const request = [...s.peers.get('p').downloads.keys()][0];
+  s.onPeerMessage(30, 'p', encodeObject(request, r, 1000, new Uint8Array(32), new Uint8Array(64)));
+  const actions = drain(s);
+  assert.equal(ofType(actions, 'http').length, 1);
   assert.equal(s.isBanned('p'), true);
 });
 
