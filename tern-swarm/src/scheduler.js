@@ -152,6 +152,7 @@ export class Scheduler {
     this.evict(rendition, newest);
     const prefetch = fresh.filter((e) => e.ref.kind === 'part' && e.attestation).slice(-this.config.prefetchParts);
     for (const entry of prefetch) {
+      entry.seeded = true;
       // Alone, a viewer has nobody to seed for: the player's own loads go over HTTP.
       if (this.peers.size > 0 && this.isSeeder(entry.key)) this.startHttp(nowMs, entry);
       else this.tryPeer(nowMs, entry);
@@ -170,7 +171,9 @@ export class Scheduler {
     if (entry.bytes) this.deliver(nowMs, entry);
     else if (entry.httpFetchId === 0) {
       if (entry.peerId === null) this.tryPeer(nowMs, entry);
-      if (!entry.attestation || this.peers.size === 0 || nowMs >= entry.fallbackAtMs) this.startHttp(nowMs, entry);
+      // Waiting for a peer only pays for an object some seeder fetched when it was listed.
+      const awaitPeer = entry.peerId !== null || (entry.seeded && this.peers.size > 0);
+      if (!entry.attestation || !awaitPeer || nowMs >= entry.fallbackAtMs) this.startHttp(nowMs, entry);
     }
     this.flush(nowMs);
   }
@@ -294,7 +297,7 @@ export class Scheduler {
   entry(ref, url) {
     const entry = {
       key: refKey(ref), ref, url, attestation: null, bytes: null, timing: null, source: null,
-      shareable: false, waiters: new Set(), httpFetchId: 0, peerId: null, requestId: 0, fallbackAtMs: Infinity,
+      shareable: false, seeded: false, waiters: new Set(), httpFetchId: 0, peerId: null, requestId: 0, fallbackAtMs: Infinity,
     };
     this.objects.set(entry.key, entry);
     return entry;

@@ -119,7 +119,7 @@ test('a page whose data-channel sends are corrupted is banned and no corrupt byt
   let bad = null;
   const RTC = fakeWebRtc({ corrupt: (pc) => bad !== null && bad.connections.peers.size > 0 && [...bad.connections.peers.values()].some((p) => p.pc === pc) });
   const good = runtimeFor(o, relay, RTC, { seed: 5, scheduler: { seedersPerObject: 0 } });
-  bad = runtimeFor(o, relay, RTC, { seed: 6, scheduler: { seedersPerObject: 1 } });
+  bad = runtimeFor(o, relay, RTC, { seed: 6, scheduler: { seedersPerObject: 2 } });
   try {
     await good.start();
     await bad.start();
