@@ -166,6 +166,13 @@ export class SwarmRuntime {
 
   /** A media playlist hls.js loaded (the pLoader tap). */
   onPlaylist(url, text) {
+    // The origin serves an instance's playlists under /live/NAME/INSTANCE/. A new publish is a new
+    // instance whose objects this page's swarm (scoped to the old one) must not take: HTTP only.
+    if (!new URL(url, 'http://x/').pathname.split('/').includes(this.endpoint.instance)) {
+      if (!this.warnedInstance) this.log?.(`playlist ${url} is not of instance ${this.endpoint.instance}: swarm off for it`);
+      this.warnedInstance = true;
+      return;
+    }
     const { rendition, sessions, listing } = parseListing(text, url);
     if (sessions.some((s) => !this.knownSessions.has(s.key))) this.addSessions(sessions);
     if (listing.length > 0) this.turn((nowMs) => this.scheduler.onPlaylist(nowMs, rendition, listing));

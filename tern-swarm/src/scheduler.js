@@ -246,7 +246,7 @@ export class Scheduler {
           const key = refKey(ref);
           peer.announce(key);
           const entry = this.objects.get(key);
-          if (entry && !entry.bytes && entry.httpFetchId === 0 && entry.peerId === null && this.wanted(entry)) {
+          if (entry?.attestation && !entry.bytes && entry.httpFetchId === 0 && entry.peerId === null && this.wanted(entry)) {
             this.request(nowMs, peer, entry);
           }
         }
@@ -323,6 +323,8 @@ export class Scheduler {
   }
 
   tryPeer(nowMs, entry) {
+    // Only an object our own playlist attests may come from a peer: it is what the peer's copy is checked against.
+    if (!entry.attestation) return;
     let best = null;
     for (const peer of this.peers.values()) {
       if (!peer.has(entry.key) || peer.downloads.size >= this.config.maxDownloadsPerPeer) continue;

@@ -23,7 +23,7 @@ async function startOrigin() {
     for (let part = 0; part < 4; part++) {
       const bytes = random.bytes(150_000);
       const name = `video-p${msn * 4 + part}.m4s`;
-      objects.set(`/live/cam/${name}`, bytes);
+      objects.set(`/live/cam/i-1/${name}`, bytes);
       lines.push(attestLine(await origin.attest('video', { kind: 'part', msn, part }, bytes)));
       lines.push(`#EXT-X-PART:DURATION=0.5,URI="${name}"`);
     }
@@ -40,7 +40,7 @@ async function startOrigin() {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${server.address().port}`;
-  return { origin, objects, playlist, served, server, base, playlistUrl: `${base}/live/cam/video.m3u8` };
+  return { origin, objects, playlist, served, server, base, playlistUrl: `${base}/live/cam/i-1/video.m3u8` };
 }
 
 function runtimeFor(o, relay, RTCPeerConnection, options = {}) {
@@ -68,7 +68,7 @@ async function until(condition, what, timeoutMs = 5000) {
 function loadPart(Loader, o, msn, part) {
   return new Promise((resolve, reject) => {
     const loader = new Loader({});
-    const url = `${o.base}/live/cam/video-p${msn * 4 + part}.m4s`;
+    const url = `${o.base}/live/cam/i-1/video-p${msn * 4 + part}.m4s`;
     const context = { frag: { sn: msn, baseurl: o.playlistUrl }, part: { index: part }, url, rangeStart: 0, rangeEnd: 0, responseType: 'arraybuffer' };
     loader.load(context, {}, {
       onSuccess: (response, stats) => resolve({ response, stats: structuredClone(stats) }),
@@ -97,7 +97,7 @@ test('two pages meet over the relay, share verified parts over their data channe
       for (let part = 0; part < 4; part++) {
         for (const Loader of loaders) {
           const { response, stats } = await loadPart(Loader, o, msn, part);
-          assert.deepEqual(new Uint8Array(response.data), o.objects.get(`/live/cam/video-p${msn * 4 + part}.m4s`));
+          assert.deepEqual(new Uint8Array(response.data), o.objects.get(`/live/cam/i-1/video-p${msn * 4 + part}.m4s`));
           assert.ok(stats.loading.end > stats.loading.start, 'a real transfer time, not an instant hit');
           assert.equal(stats.loaded, 150_000);
         }
@@ -130,7 +130,7 @@ test('a page whose data-channel sends are corrupted is banned and no corrupt byt
     const Loader = createFragmentLoader({ runtime: good, renditionOf, media: () => null, startupBudgetMs: 3000 });
     for (let part = 0; part < 4; part++) {
       const { response } = await loadPart(Loader, o, 1, part);
-      assert.deepEqual(new Uint8Array(response.data), o.objects.get(`/live/cam/video-p${4 + part}.m4s`));
+      assert.deepEqual(new Uint8Array(response.data), o.objects.get(`/live/cam/i-1/video-p${4 + part}.m4s`));
     }
     assert.equal(good.scheduler.metrics.bans, 1);
     assert.equal(good.scheduler.metrics.bytes.peer, 0);

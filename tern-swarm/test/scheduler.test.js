@@ -235,3 +235,14 @@ test('a flood of connections is capped at maxPeers', () => {
   assert.equal(s.wantsPeers(), 0);
   assert.equal(s.acceptsPeers(), false);
 });
+
+test('an object our playlist does not attest is never taken from a peer, even if announced', () => {
+  const s = new Scheduler('b', { seedersPerObject: 0 });
+  s.addPeer(0, 'p');
+  const r = ref(3, 0);
+  s.onPeerMessage(10, 'p', encodeHave([r]));
+  s.load(20, 1, r, '/x', 5000);
+  const actions = drain(s);
+  assert.equal(ofType(actions, 'http').length, 1);
+  assert.ok(ofType(actions, 'send').every((a) => decode(a.bytes).type !== 'request'));
+});
