@@ -8,13 +8,16 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { startLiveOrigin } from './browser/live-origin.js';
+import { coturnAvailable, startCoturn } from './browser/coturn.js';
 
 const CHROMIUM = process.env.TERN_CHROMIUM ?? '/usr/bin/chromium';
 const PART_COUNT = 64;
 
 function missingPeer() {
   if (!existsSync(CHROMIUM)) return `chromium (${CHROMIUM}; apt-get install chromium)`;
+  if (!coturnAvailable()) return 'coturn (apt-get install coturn)';
   try {
     execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
   } catch {
@@ -37,11 +40,17 @@ function makeMedia(dir) {
   ], { timeout: 120_000 });
 }
 
-test('three Chromium pages play the live stream, sharing verified parts over WebRTC', { skip: missing ?? false, timeout: 180_000 }, async () => {
+/**
+ * Opens one page per query string (staggered), waits until each has played playSeconds (bounded),
+ * and returns each page's state, with `foreign`: how many buffers it appended that are not byte for
+ * byte an object of the origin.
+ */
+async function playPages({ queries, iceServers = [], playSeconds = 12 }) {
   const mediaDir = mkdtempSync(join(tmpdir(), 'tern-swarm-media-'));
   const profile = mkdtempSync(join(tmpdir(), 'tern-swarm-chromium-'));
   makeMedia(mediaDir);
-  const origin = await startLiveOrigin({ mediaDir, partCount: PART_COUNT });
+  const origin = await startLiveOrigin({ mediaDir, partCount: PART_COUNT, iceServers });
+  const known = new Set([...origin.objects.values()].map((b) => createHash('sha256').update(b).digest('base64')));
   const { chromium } = await import('playwright-core');
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -56,44 +65,72 @@ test('three Chromium pages play the live stream, sharing verified parts over Web
   });
   try {
     const pages = [];
-    for (let i = 0; i < 3; i++) {
+    for (const [i, query] of queries.entries()) {
       const page = i === 0 ? context.pages()[0] ?? (await context.newPage()) : await context.newPage();
       page.on('pageerror', (error) => console.log(`page ${i}: ${error.message}`));
-      await page.goto(`${origin.url}/watch`);
+      await page.goto(`${origin.url}/watch${query}`);
       pages.push(page);
     }
     const read = (page) =>
       page.evaluate(() => {
         const video = document.querySelector('video');
         const s = window.ternSwarm;
+        const m = s?.metrics;
         return {
           enabled: s?.enabled, reason: s?.reason, currentTime: video.currentTime, stalls: window.stalls,
-          peers: s?.metrics?.peers, bytes: s?.metrics?.bytes, loads: s?.metrics?.loads, bans: s?.metrics?.bans,
-          fallbacks: s?.metrics?.fallbacks, offload: s?.metrics?.offload,
+          peers: m?.peers, bytes: m?.bytes, loads: m?.loads, bans: m?.bans, fallbacks: m?.fallbacks,
+          verifyFailures: m?.verifyFailures, offload: m?.offload, appended: window.appended,
         };
       });
-    // Bounded wait: until every page has played 12 s, or 60 s have passed.
     let states = [];
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       states = await Promise.all(pages.map(read));
-      if (states.every((s) => s.currentTime > 12)) break;
+      if (states.every((s) => s.currentTime > playSeconds)) break;
     }
-    for (const [i, s] of states.entries()) console.log(`page ${i}: ${JSON.stringify(s)}`);
+    for (const s of states) {
+      s.foreign = s.appended.filter((hash) => !known.has(hash)).length;
+      s.appended = s.appended.length;
+    }
+    for (const [i, s] of states.entries()) console.log(`page ${i}${queries[i]}: ${JSON.stringify(s)}`);
     console.log(`origin served ${origin.served.mediaBytes} media bytes; relay ${JSON.stringify(origin.relayStats)}`);
     assert.equal(origin.relayStats.rejected, 0);
-    for (const s of states) {
-      assert.equal(s.enabled, true, s.reason);
-      assert.ok(s.currentTime > 12, `played ${s.currentTime} s`);
-      assert.equal(s.bans, 0);
-      assert.ok(s.peers >= 1, 'connected to a peer');
-    }
-    const peerBytes = states.reduce((n, s) => n + s.bytes.peer, 0);
-    assert.ok(peerBytes > 0, 'some parts came from peers');
+    return states;
   } finally {
     await context.close();
     await origin.close();
     rmSync(mediaDir, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+function assertPlayedClean(s, playSeconds = 12) {
+  assert.equal(s.enabled, true, s.reason);
+  assert.ok(s.currentTime > playSeconds, `played ${s.currentTime} s`);
+  assert.ok(s.appended > 0);
+  assert.equal(s.foreign, 0, 'every appended buffer is an object of the origin');
+}
+
+test('three Chromium pages play the live stream, sharing verified parts over WebRTC', { skip: missing ?? false, timeout: 180_000 }, async () => {
+  const states = await playPages({ queries: ['', '', ''] });
+  for (const s of states) {
+    assertPlayedClean(s);
+    assert.equal(s.bans, 0);
+    assert.ok(s.peers >= 1, 'connected to a peer');
+  }
+  assert.ok(states.reduce((n, s) => n + s.bytes.peer, 0) > 0, 'some parts came from peers');
+});
+
+test('relay-only through TURN over UDP: a page that corrupts its sends is banned, and the others play on clean', { skip: missing ?? false, timeout: 240_000 }, async () => {
+  const turn = await startCoturn();
+  try {
+    const states = await playPages({ queries: ['?relay=udp', '?relay=udp', '?relay=udp', '?relay=udp&corrupt=1'], iceServers: turn.iceServers });
+    const honest = states.slice(0, 3);
+    for (const s of honest) assertPlayedClean(s);
+    assert.ok(honest.reduce((n, s) => n + s.bytes.peer, 0) > 0, 'honest pages shared parts through the relay');
+    assert.ok(honest.reduce((n, s) => n + s.bans, 0) >= 1, 'the corrupting page was banned');
+    assert.ok(honest.every((s) => s.verifyFailures <= 1 && s.fallbacks <= 2));
+  } finally {
+    await turn.stop();
   }
 });

@@ -26,9 +26,10 @@ function concat(arrays) {
 
 /**
  * mediaDir holds ffmpeg's init.mp4 and p0.m4s ... p<N-1>.m4s. Returns {url, close, served}.
- * corruptPage(pubkey) is not here: pages corrupt their own sends (see the test).
+ * The watch page takes ?relay=udp|tcp (relay-only ICE over that TURN transport) and ?corrupt=1
+ * (the page flips a bit in every CHUNK it sends: a malicious viewer).
  */
-export async function startLiveOrigin({ mediaDir, partCount, startParts = 8 }) {
+export async function startLiveOrigin({ mediaDir, partCount, startParts = 8, iceServers = [] }) {
   const origin = await makeOrigin({ stream: 'cam', instance: 'i-1' });
   const init = new Uint8Array(readFileSync(join(mediaDir, 'init.mp4')));
   const objects = new Map([['video-init-0.mp4', init]]);
@@ -86,13 +87,35 @@ export async function startLiveOrigin({ mediaDir, partCount, startParts = 8 }) {
 <script src="/hls.js"></script>
 <script type="module">
   import { attachSwarm } from '/_tern/swarm/index.js';
+  const params = new URLSearchParams(location.search);
+  if (params.get('corrupt')) {
+    const send = RTCDataChannel.prototype.send;
+    RTCDataChannel.prototype.send = function (data) {
+      const bytes = new Uint8Array(data);
+      if (bytes[0] === 6 && bytes.length > 9) {
+        const copy = bytes.slice();
+        copy[copy.length - 1] ^= 1;
+        return send.call(this, copy);
+      }
+      return send.call(this, data);
+    };
+  }
+  // Every buffer hls.js appends, by SHA-256, so the test can check each against the origin's objects.
+  window.appended = [];
+  const append = SourceBuffer.prototype.appendBuffer;
+  SourceBuffer.prototype.appendBuffer = function (data) {
+    const bytes = new Uint8Array(data.buffer ?? data, data.byteOffset ?? 0, data.byteLength).slice();
+    crypto.subtle.digest('SHA-256', bytes).then((d) => window.appended.push(btoa(String.fromCharCode(...new Uint8Array(d)))));
+    return append.call(this, data);
+  };
   const video = document.querySelector('video');
   window.stalls = 0;
   video.addEventListener('waiting', () => window.stalls++);
-  const hls = new Hls(await attachSwarm({ lowLatencyMode: true }, { stream: '${stream}', Hls, media: video }));
+  const relay = params.get('relay');
+  const options = { stream: '${stream}', Hls, media: video, ...(relay ? { relayOnly: true, transport: relay } : {}) };
+  const hls = new Hls(await attachSwarm({ lowLatencyMode: true }, options));
   hls.loadSource('/live/cam/i-1/video.m3u8');
   hls.attachMedia(video);
-  window.hlsReady = true;
 </script></body></html>`;
   const send = (res, type, body) => res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
 
@@ -110,7 +133,7 @@ export async function startLiveOrigin({ mediaDir, partCount, startParts = 8 }) {
     if (path === '/api/v1/swarm/cam') {
       return send(res, 'application/json', JSON.stringify({
         stream: 'cam', instance: 'i-1', originKey: origin.originKey, sessions: origin.sessions,
-        nostr: `ws://127.0.0.1:${port}/nostr`, iceServers: [], credentialTtlSeconds: 3600,
+        nostr: `ws://127.0.0.1:${port}/nostr`, iceServers, credentialTtlSeconds: 3600,
       }));
     }
     if (path === '/live/cam/i-1/video.m3u8') {
