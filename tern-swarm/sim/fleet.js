@@ -13,6 +13,9 @@ const DEFAULT_FLEET = {
   viewers: 4,
   /** One entry per viewer (default honest). */
   behaviours: [],
+  /** Scheduler options for all viewers, and per viewer (by index) on top. */
+  schedulerOptions: {},
+  viewerOptions: [],
   durationMs: 20_000,
   partMs: 500,
   partsPerSegment: 4,
@@ -27,7 +30,6 @@ const DEFAULT_FLEET = {
   originRttMs: 60,
   originBytesPerMs: 5_000,
   connectMs: 300,
-  schedulerOptions: {},
 };
 
 function rng(seed) {
@@ -287,7 +289,7 @@ export async function runFleet(options = {}) {
   for (let i = 0; i < o.viewers; i++) {
     const id = `v${i}`;
     const viewer = {
-      id, behaviour: o.behaviours[i] ?? 'honest', scheduler: new Scheduler(id, o.schedulerOptions),
+      id, behaviour: o.behaviours[i] ?? 'honest', scheduler: new Scheduler(id, { ...o.schedulerOptions, ...o.viewerOptions[i] }),
       peers: new Set(), links: new Map(), loads: new Map(), loadCount: 0, loading: false, nextIndex: 0,
       listedCount: 0, late: 0, corruptDelivered: 0, timerMs: Infinity, pendingConnects: 0,
       joinedMs: Math.floor(random() * o.joinSpreadMs), leftMs: Infinity,

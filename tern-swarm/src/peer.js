@@ -87,10 +87,17 @@ export class Peer {
     return download;
   }
 
+  /** When a download counts as stalled: not started peerFirstByteMs after the request, or silent peerStallMs mid-transfer. */
+  stallDeadlineOf(download) {
+    return download.firstMs < 0
+      ? download.startMs + this.config.peerFirstByteMs
+      : download.lastByteMs + this.config.peerStallMs;
+  }
+
   /** The earliest time a download of this peer counts as stalled. */
   stallDeadlineMs() {
     let deadline = Infinity;
-    for (const d of this.downloads.values()) deadline = Math.min(deadline, d.lastByteMs + this.config.peerStallMs);
+    for (const d of this.downloads.values()) deadline = Math.min(deadline, this.stallDeadlineOf(d));
     return deadline;
   }
 }

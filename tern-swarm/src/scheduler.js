@@ -19,8 +19,12 @@ export const DEFAULTS = Object.freeze({
   /** A viewer looks for peers until it has targetPeers, and accepts newcomers up to maxPeers, so a full swarm still takes them in. */
   targetPeers: 6,
   maxPeers: 8,
-  /** Viewers (among each viewer's neighbourhood) that fetch a listed part over HTTP at once. */
-  seedersPerObject: 2,
+  /**
+   * Viewers of each neighbourhood (a viewer and its peers) that fetch a listed part over HTTP at
+   * once: seederShare of it, at least one (1 of 4, 2 of 7), unless seedersPerObject fixes it.
+   */
+  seederShare: 0.25,
+  seedersPerObject: null,
   uploadBytesPerSecond: 1_000_000,
   uploadBurstBytes: 256 * 1024,
   /** Stop sending into a channel above this; the glue sets bufferedAmountLowThreshold to lowWaterBytes. */
@@ -28,8 +32,14 @@ export const DEFAULTS = Object.freeze({
   lowWaterBytes: 256 * 1024,
   maxUploadsPerPeer: 8,
   maxDownloadsPerPeer: 4,
-  /** A peer download with no byte for this long is cancelled; two stalls replace the peer. */
-  peerStallMs: 400,
+  /**
+   * A peer that has not started a requested object (no OBJECT header) this long after the request
+   * stalled: the request moves on, and stallsBeforeReplace such stalls replace the peer for the
+   * session. A transfer that started and then sends nothing for peerStallMs is cancelled without
+   * a strike (loss on a reliable channel looks like that).
+   */
+  peerFirstByteMs: 1000,
+  peerStallMs: 1000,
   stallsBeforeReplace: 2,
   /** The HTTP fetch starts this long (at least) before the playhead needs the object. */
   minHttpLeadMs: 250,
@@ -283,10 +293,9 @@ export class Scheduler {
     }
     for (const peer of [...this.peers.values()]) {
       for (const [requestId, download] of peer.downloads) {
-        if (nowMs - download.lastByteMs >= this.config.peerStallMs) {
-          this.metrics.stalls++;
-          this.downloadFailed(nowMs, peer, requestId, true);
-        }
+        if (nowMs < peer.stallDeadlineOf(download)) continue;
+        this.metrics.stalls++;
+        this.downloadFailed(nowMs, peer, requestId, download.firstMs < 0);
       }
     }
     this.flush(nowMs);
@@ -312,7 +321,11 @@ export class Scheduler {
     const mine = hash32(`${this.selfId}|${key}`);
     let better = 0;
     for (const id of this.peers.keys()) if (hash32(`${id}|${key}`) > mine) better++;
-    return better < this.config.seedersPerObject;
+    return better < this.seeders();
+  }
+
+  seeders() {
+    return this.config.seedersPerObject ?? Math.max(1, Math.round((this.peers.size + 1) * this.config.seederShare));
   }
 
   /** A listed part near the edge, or an object the player is waiting for. */
@@ -371,12 +384,13 @@ export class Scheduler {
     }
   }
 
+  /** A download ended without the object; stalled: the peer never started it (a strike). */
   downloadFailed(nowMs, peer, requestId, stalled) {
     const download = peer.downloads.get(requestId);
     if (!download) return;
     peer.downloads.delete(requestId);
     peer.announced.delete(download.key);
-    if (stalled) this.send(peer, encodeCancel(requestId));
+    if (stalled || download.firstMs >= 0) this.send(peer, encodeCancel(requestId));
     this.peerTransferLost(nowMs, download.key);
     if (stalled && ++peer.stalls >= this.config.stallsBeforeReplace) {
       // Not a ban (it sent nothing bad), but it is not taken back this session: a peer that
