@@ -1,6 +1,6 @@
 // coturn's turnserver as the TURN relay of the browser test, on free loopback ports, with the REST
 // shared secret the origin would hand credentials out from (coturn's use-auth-secret).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
@@ -45,16 +45,34 @@ export function coturnAvailable() {
   return existsSync(TURNSERVER);
 }
 
-/** Starts turnserver; returns {port, iceServer(transport), stop()}. */
-export async function startCoturn() {
+/** A self-signed certificate for 127.0.0.1 (openssl), for coturn's TLS listener. */
+function selfSigned(dir) {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert,
+  ], { stdio: 'ignore', timeout: 10_000 });
+  return { cert, key };
+}
+
+/**
+ * Starts turnserver; returns {port, tlsPort, iceServers, stop()}. With tls, it also listens for
+ * TURN over TLS on tlsPort with a self-signed certificate (the browser must be told to accept it).
+ */
+export async function startCoturn({ tls = false } = {}) {
   const port = await freePort();
+  const tlsPort = tls ? await freePort() : 0;
   const secret = randomBytes(16).toString('hex');
   const dir = mkdtempSync(join(tmpdir(), 'tern-swarm-coturn-'));
   const minPort = 40000 + Math.floor(Math.random() * 20000);
+  const tlsArgs = tls
+    ? (({ cert, key }) => [`--tls-listening-port=${tlsPort}`, `--cert=${cert}`, `--pkey=${key}`])(selfSigned(dir))
+    : ['--no-tls'];
   const child = spawn(TURNSERVER, [
     '-n', '--listening-ip=127.0.0.1', '--relay-ip=127.0.0.1', `--listening-port=${port}`,
     '--use-auth-secret', `--static-auth-secret=${secret}`, '--realm=tern.test',
-    '--no-tls', '--no-dtls', '--no-cli', '--allow-loopback-peers', '--no-multicast-peers',
+    ...tlsArgs, '--no-dtls', '--no-cli', '--allow-loopback-peers', '--no-multicast-peers',
     `--min-port=${minPort}`, `--max-port=${minPort + 200}`, `--pidfile=${join(dir, 'turnserver.pid')}`,
     '--log-file=stdout', '--simple-log',
   ], { stdio: 'ignore' });
@@ -66,9 +84,12 @@ export async function startCoturn() {
   }
   const username = `${Math.floor(Date.now() / 1000) + 3600}:swarm-test`;
   const credential = createHmac('sha1', secret).update(username).digest('base64');
+  const urls = [`turn:127.0.0.1:${port}?transport=udp`, `turn:127.0.0.1:${port}?transport=tcp`];
+  if (tls) urls.push(`turns:127.0.0.1:${tlsPort}?transport=tcp`);
   return {
     port,
-    iceServers: [{ urls: [`turn:127.0.0.1:${port}?transport=udp`, `turn:127.0.0.1:${port}?transport=tcp`], username, credential }],
+    tlsPort,
+    iceServers: [{ urls, username, credential }],
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => {

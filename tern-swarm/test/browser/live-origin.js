@@ -26,8 +26,9 @@ function concat(arrays) {
 
 /**
  * mediaDir holds ffmpeg's init.mp4 and p0.m4s ... p<N-1>.m4s. Returns {url, close, served}.
- * The watch page takes ?relay=udp|tcp (relay-only ICE over that TURN transport) and ?corrupt=1
- * (the page flips a bit in every CHUNK it sends: a malicious viewer).
+ * The watch page takes ?relay=udp|tcp|tls (relay-only ICE over that TURN transport) and ?corrupt=1
+ * (the page flips a bit in every CHUNK it sends, and seeds every part: a malicious viewer) and
+ * ?swarm=0 (plain hls.js over HTTP, for comparison).
  */
 export async function startLiveOrigin({ mediaDir, partCount, startParts = 8, iceServers = [] }) {
   const origin = await makeOrigin({ stream: 'cam', instance: 'i-1' });
@@ -100,6 +101,29 @@ export async function startLiveOrigin({ mediaDir, partCount, startParts = 8, ice
       return send.call(this, data);
     };
   }
+  // Every connection the page makes, so the test can read which candidates carry its channels.
+  window.connections = [];
+  const NativeConnection = RTCPeerConnection;
+  window.RTCPeerConnection = class extends NativeConnection {
+    constructor(...args) {
+      super(...args);
+      window.connections.push(this);
+    }
+  };
+  /** The local candidate of each connected pair: "relay/tls", "host/udp", ... */
+  window.routes = async () => {
+    const routes = [];
+    for (const pc of window.connections) {
+      if (pc.connectionState !== 'connected') continue;
+      const stats = await pc.getStats();
+      for (const pair of stats.values()) {
+        if (pair.type !== 'candidate-pair' || pair.state !== 'succeeded' || !pair.nominated) continue;
+        const local = stats.get(pair.localCandidateId);
+        routes.push(local.candidateType + '/' + (local.relayProtocol ?? local.protocol));
+      }
+    }
+    return routes;
+  };
   // Every buffer hls.js appends, by SHA-256, so the test can check each against the origin's objects.
   window.appended = [];
   const append = SourceBuffer.prototype.appendBuffer;
@@ -109,11 +133,29 @@ export async function startLiveOrigin({ mediaDir, partCount, startParts = 8, ice
     return append.call(this, data);
   };
   const video = document.querySelector('video');
+  // A stall is a 'waiting' after the first 2 s of playback, other than one a seek causes. Before
+  // that, hls.js settles at the live edge (it seeks there, and a page alone fetches over HTTP):
+  // those waits are counted apart, as startupWaits. Each is logged with its media and page time.
   window.stalls = 0;
-  video.addEventListener('waiting', () => window.stalls++);
+  window.startupWaits = 0;
+  window.events = [];
+  let playedFrom = null;
+  video.addEventListener('playing', () => (playedFrom ??= video.currentTime));
+  video.addEventListener('seeking', () => window.events.push('seek@' + video.currentTime.toFixed(2)));
+  video.addEventListener('waiting', () => {
+    if (playedFrom === null || video.seeking) return;
+    const startup = video.currentTime < playedFrom + 2;
+    if (startup) window.startupWaits++;
+    else window.stalls++;
+    const at = video.currentTime.toFixed(2) + '/' + (performance.now() / 1000).toFixed(1);
+    window.events.push((startup ? 'startup-wait@' : 'stall@') + at);
+  });
   const relay = params.get('relay');
   const options = { stream: '${stream}', Hls, media: video, ...(relay ? { relayOnly: true, transport: relay } : {}) };
-  const hls = new Hls(await attachSwarm({ lowLatencyMode: true }, options));
+  // A corrupting page seeds every part, so that its peers do ask it for objects.
+  if (params.get('corrupt')) options.scheduler = { seedersPerObject: 1000 };
+  const config = { lowLatencyMode: true };
+  const hls = new Hls(params.get('swarm') === '0' ? config : await attachSwarm(config, options));
   hls.loadSource('/live/cam/i-1/video.m3u8');
   hls.attachMedia(video);
 </script></body></html>`;
