@@ -21,6 +21,12 @@ export const RENDEZVOUS_DEFAULTS = Object.freeze({
   answerJitterMs: 500,
   /** Negotiations in progress at once; offers beyond this are ignored (an offer flood costs nothing). */
   maxPending: 4,
+  /**
+   * Offers taken from others at most this many per offerWindowMs: a flood of offers with SDP that
+   * fails at once would otherwise free its slot and open a new RTCPeerConnection per offer.
+   */
+  maxOffersPerWindow: 8,
+  offerWindowMs: 10_000,
   negotiationTimeoutMs: 10_000,
   /** Signals accepted per peer per negotiation (offer/answer plus trickled candidates). */
   maxSignalsPerPeer: 40,
@@ -65,6 +71,8 @@ export class Rendezvous {
     /** Answers to announcements waiting for their jitter: peerId -> atMs. */
     this.answers = new Map();
     this.nextAnnounceMs = Infinity;
+    /** When the offers taken within the last offerWindowMs were taken (at most maxOffersPerWindow). */
+    this.offersTakenMs = [];
     this.metrics = { announces: 0, offersSent: 0, offersIgnored: 0, signalsIgnored: 0, abandoned: 0 };
   }
 
@@ -174,10 +182,12 @@ export class Rendezvous {
         this.abandon(peerId);
         p = undefined;
       }
-      if (p || !this.canTake(peerId)) {
+      while (this.offersTakenMs.length > 0 && nowMs - this.offersTakenMs[0] >= this.config.offerWindowMs) this.offersTakenMs.shift();
+      if (p || !this.canTake(peerId) || this.offersTakenMs.length >= this.config.maxOffersPerWindow) {
         this.metrics.offersIgnored++;
         return;
       }
+      this.offersTakenMs.push(nowMs);
       this.answers.delete(peerId);
       p = { initiator: false, startedMs: nowMs, signals: 0 };
       this.pending.set(peerId, p);

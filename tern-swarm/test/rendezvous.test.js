@@ -152,6 +152,33 @@ test('an offer flood opens at most maxPending negotiations, and garbage or forei
   assert.equal(target.r.pending.size, 0);
 });
 
+test('offers whose negotiations fail at once are taken at most maxOffersPerWindow per window', () => {
+  const relay = new Relay();
+  const target = Object.assign(viewer(relay, 1), { joinMs: 0 });
+  target.r.start(0);
+  target.drain(0);
+  const { maxOffersPerWindow, offerWindowMs } = target.r.config;
+  let taken = 0;
+  const flood = (nowMs, count) => {
+    for (let i = 0; i < count; i++) {
+      const pubkey = getPublicKey(generateSecretKey());
+      target.r.onEvent(nowMs, {
+        kind: KIND_SIGNAL, pubkey, tags: [['x', topic], ['p', target.pubkey], ['v', '1']], content: JSON.stringify({ type: 'offer', sdp: 'x' }),
+      });
+      for (let a = target.r.poll(); a; a = target.r.poll()) if (a.type === 'signal') taken++;
+      // The glue's connection fails on the bad SDP and abandons the negotiation, freeing its slot.
+      target.r.abandon(pubkey);
+      target.r.poll();
+    }
+  };
+  flood(10, 200);
+  assert.equal(taken, maxOffersPerWindow);
+  flood(10 + offerWindowMs - 1, 200);
+  assert.equal(taken, maxOffersPerWindow);
+  flood(10 + offerWindowMs, 200);
+  assert.equal(taken, 2 * maxOffersPerWindow, 'the budget refills after the window');
+});
+
 test('glare: when two viewers offer to each other, exactly one offer is answered', () => {
   const relay = new Relay();
   const [a, b] = [1, 2].map((s) => Object.assign(viewer(relay, s), { joinMs: 0 }));

@@ -11,6 +11,7 @@ import { renditionOf } from '../src/playlist.js';
 import { attestLine, makeOrigin } from './origin-fixture.js';
 import { fakeRelay, fakeWebRtc } from './fakes.js';
 import { prng } from './prng.js';
+import { KIND_SIGNAL, swarmTopic } from '../src/rendezvous.js';
 
 async function startOrigin() {
   const origin = await makeOrigin({ stream: 'cam', instance: 'i-1' });
@@ -138,6 +139,54 @@ test('a page whose data-channel sends are corrupted is banned and no corrupt byt
   } finally {
     good.stop();
     bad.stop();
+    o.server.close();
+  }
+});
+
+test('a flood of signed offers on the Nostr topic opens a bounded number of connections and costs no HTTP fallback', async () => {
+  const o = await startOrigin();
+  const relay = fakeRelay();
+  const RTC = fakeWebRtc();
+  let created = 0;
+  class CountingRTC extends RTC {
+    constructor(config) {
+      super(config);
+      created++;
+    }
+  }
+  const a = runtimeFor(o, relay, RTC, { seed: 7 });
+  const b = runtimeFor(o, relay, CountingRTC, { seed: 8, scheduler: { seedersPerObject: 0 } });
+  try {
+    await a.start();
+    await b.start();
+    await until(() => a.scheduler.peers.size === 1 && b.scheduler.peers.size === 1, 'the two pages to connect', 15_000);
+    const honestConnections = created;
+    // 60 offers, each signed by a fresh key and addressed to b, with SDP no connection accepts.
+    const flooder = new relay.WebSocket('ws://fake/nostr');
+    await until(() => flooder.readyState === 1, 'the flooder to connect');
+    for (let i = 0; i < 60; i++) {
+      const event = nostrTools.finalizeEvent({
+        kind: KIND_SIGNAL, created_at: Math.floor(Date.now() / 1000),
+        tags: [['x', swarmTopic('cam', 'i-1')], ['p', b.signer.pubkey], ['v', '1']],
+        content: JSON.stringify({ type: 'offer', sdp: `flood-${i}` }),
+      }, nostrTools.generateSecretKey());
+      flooder.send(JSON.stringify(['EVENT', event]));
+    }
+    a.onPlaylist(o.playlistUrl, o.playlist);
+    b.onPlaylist(o.playlistUrl, o.playlist);
+    const Loader = createFragmentLoader({ runtime: b, renditionOf, media: () => null, startupBudgetMs: 3000 });
+    for (let part = 0; part < 4; part++) {
+      const { response } = await loadPart(Loader, o, 1, part);
+      assert.deepEqual(new Uint8Array(response.data), o.objects.get(`/live/cam/i-1/video-p${4 + part}.m4s`));
+    }
+    assert.equal(relay.stats.rejected, 0);
+    assert.ok(created - honestConnections <= b.rendezvous.config.maxOffersPerWindow, `${created - honestConnections} connections for the flood`);
+    assert.equal(b.scheduler.metrics.fallbacks, 0);
+    assert.ok(b.scheduler.peers.has(a.signer.pubkey), 'the honest peer is kept');
+    assert.ok(b.scheduler.metrics.bytes.peer > 0, 'parts still came from the honest peer');
+  } finally {
+    a.stop();
+    b.stop();
     o.server.close();
   }
 });
