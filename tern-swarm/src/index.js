@@ -40,7 +40,8 @@ function browserIo(nostrTools, log) {
 
 /**
  * Returns hlsConfig with the swarm's fLoader and pLoader installed, and publishes the swarm as
- * window.ternSwarm ({enabled, metrics, rendezvous, peers(), stop()}; docs/swarm-protocol.md).
+ * window.ternSwarm ({enabled, stream, instance, pubkey, metrics, rendezvous, peers(), held(), stop()};
+ * docs/swarm-protocol.md).
  * options: {stream (required), origin (default: this page's origin), Hls (the hls.js class, for its
  * default playlist loader; default window.Hls), media (the <video>, default the first on the page),
  * relayOnly (ICE through TURN only), transport ('udp' | 'tcp' | 'tls': one TURN transport only),
@@ -85,6 +86,7 @@ export async function attachSwarm(hlsConfig = {}, options = {}) {
     metrics: runtime.scheduler.metrics,
     rendezvous: runtime.rendezvous.metrics,
     peers: () => [...runtime.scheduler.peers.keys()],
+    held: () => ({ objects: runtime.scheduler.objects.size, bytes: runtime.scheduler.heldBytes }),
     stop: () => runtime.stop(),
   };
   return {

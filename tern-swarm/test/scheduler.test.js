@@ -213,18 +213,37 @@ test('an aborted load is never delivered', () => {
   assert.equal(s.metrics.aborted, 1);
 });
 
+/** Lists msn's four parts (partBytes each) and has the player load them over HTTP; returns the scheduler. */
+function playSegment(s, msn, partBytes) {
+  const nowMs = msn * 2000;
+  const listing = [0, 1, 2, 3].map((p) => item(ref(msn, p), partBytes));
+  s.onPlaylist(nowMs, 'video', listing);
+  for (const { ref: r, url } of listing) s.load(nowMs, `${msn}/${r.part}`, r, url, nowMs + 1000);
+  for (const action of drain(s)) {
+    if (action.type === 'http') s.onHttpResult(nowMs + 50, action.fetchId, new Uint8Array(partBytes), { startMs: nowMs, firstMs: nowMs + 1, endMs: nowMs + 50 });
+  }
+  drain(s);
+}
+
 test('held objects are a bounded window, not the whole stream', () => {
   const s = new Scheduler('a', { windowSegments: 2 });
   for (let msn = 0; msn < 50; msn++) {
-    const listing = [0, 1, 2, 3].map((p) => item(ref(msn, p), 10));
-    s.onPlaylist(msn * 2000, 'video', listing);
-    for (const action of drain(s)) {
-      if (action.type === 'http') s.onHttpResult(msn * 2000 + 50, action.fetchId, new Uint8Array(10), { startMs: 0, firstMs: 1, endMs: 2 });
-    }
-    drain(s);
+    playSegment(s, msn, 10);
+    assert.ok(s.objects.size <= 4 * 3, `objects ${s.objects.size}`);
+    assert.ok(s.heldBytes <= 4 * 3 * 10, `held ${s.heldBytes}`);
   }
-  assert.ok(s.objects.size <= 4 * 3, `objects ${s.objects.size}`);
-  assert.ok(s.heldBytes <= 4 * 3 * 10);
+  assert.ok(s.heldBytes >= 4 * 10, 'the newest segment is held');
+});
+
+test('held bytes stay under maxHeldBytes, the oldest released first', () => {
+  const s = new Scheduler('a', { maxHeldBytes: 100 });
+  for (let msn = 0; msn < 3; msn++) {
+    playSegment(s, msn, 30);
+    assert.ok(s.heldBytes <= 100, `held ${s.heldBytes}`);
+  }
+  const held = [...s.objects.values()].filter((e) => e.bytes);
+  assert.equal(held.length, 3);
+  assert.ok(held.every((e) => e.ref.msn === 2), 'the newest are kept');
 });
 
 test('a flood of connections is capped at maxPeers', () => {

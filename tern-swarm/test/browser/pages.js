@@ -134,7 +134,7 @@ export async function playPages({ queries, iceServers = [], playSeconds = 12, wa
         return {
           enabled: s?.enabled, reason: s?.reason, currentTime: video.currentTime, stalls: window.stalls, startupWaits: window.startupWaits, events: window.events,
           peers: m?.peers, bytes: { ...m?.bytes }, loads: m?.loads, bans: m?.bans, fallbacks: m?.fallbacks,
-          verifyFailures: m?.verifyFailures, offload: m?.offload, appended: window.appended, routes: await window.routes(),
+          verifyFailures: m?.verifyFailures, offload: m?.offload, held: s?.held?.(), appended: window.appended, routes: await window.routes(),
         };
       });
     let states = [];
