@@ -135,7 +135,7 @@ export async function startLiveOrigin({ mediaDir, partCount, startParts = 8, ice
   const video = document.querySelector('video');
   // A stall is a 'waiting' after the first 2 s of playback, other than one a seek causes. Before
   // that, hls.js settles at the live edge (it seeks there, and a page alone fetches over HTTP):
-  // those waits are counted apart, as startupWaits. Each is logged with its media and page time.
+  // those waits are counted apart, as startupWaits.
   window.stalls = 0;
   window.startupWaits = 0;
   window.events = [];
@@ -147,7 +147,8 @@ export async function startLiveOrigin({ mediaDir, partCount, startParts = 8, ice
     const startup = video.currentTime < playedFrom + 2;
     if (startup) window.startupWaits++;
     else window.stalls++;
-    const at = video.currentTime.toFixed(2) + '/' + (performance.now() / 1000).toFixed(1);
+    // Media time / wall-clock seconds (mod 1000), so that pages' events line up with each other.
+    const at = video.currentTime.toFixed(2) + '/' + ((Date.now() / 1000) % 1000).toFixed(1);
     window.events.push((startup ? 'startup-wait@' : 'stall@') + at);
   });
   const relay = params.get('relay');
