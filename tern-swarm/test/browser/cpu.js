@@ -1,8 +1,9 @@
-// Page CPU with the swarm against plain hls.js over HTTP, in headless Chromium: four pages of the
-// stand-in origin's stream, the two modes alternating, `repeats` runs of each. Not a test (timings
-// depend on the machine): `node test/browser/cpu.js [repeats]` prints one JSON line per run and
-// the medians. CPU is counted from the moment every page has played 3 s to the end of the run:
-// the whole Chromium process tree (/proc) and each page's main thread (CDP TaskDuration).
+// Page CPU and latency with the swarm against plain hls.js over HTTP, in headless Chromium: four
+// pages of the stand-in origin's stream, the two modes alternating, `repeats` runs of each. Not a
+// test (timings depend on the machine): `node test/browser/cpu.js [repeats]` prints one JSON line
+// per run and the medians. Counted from the moment every page has played 3 s to the end of the
+// run: CPU of the whole Chromium process tree (/proc) and of each page's main thread (CDP
+// TaskDuration), and hls.js's latency estimate (live edge to playhead).
 import { playPages, removeMedia } from './pages.js';
 
 const repeats = Number(process.argv[2] ?? 3);
@@ -23,6 +24,7 @@ try {
         pageTaskPerSecond: pageTaskSeconds.reduce((a, b) => a + b, 0) / pageTaskSeconds.length / wallSeconds,
         stalls: states.map((s) => s.stalls),
         offload: states.steady?.offload ?? 0,
+        latencySeconds: states.latency?.median ?? NaN,
       };
       runs[mode].push(run);
       console.log(JSON.stringify(run));
@@ -32,9 +34,9 @@ try {
   removeMedia();
 }
 const summary = {};
-for (const key of ['treeCpuPerSecond', 'pageTaskPerSecond']) {
+for (const key of ['treeCpuPerSecond', 'pageTaskPerSecond', 'latencySeconds']) {
   const http = median(runs.http.map((r) => r[key]));
   const swarm = median(runs.swarm.map((r) => r[key]));
-  summary[key] = { http, swarm, ratio: swarm / http };
+  summary[key] = { http, swarm, ratio: swarm / http, difference: swarm - http };
 }
 console.log(JSON.stringify({ repeats, summary }));

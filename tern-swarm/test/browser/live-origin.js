@@ -157,6 +157,7 @@ export async function startLiveOrigin({ mediaDir, partCount, startParts = 8, ice
   if (params.get('corrupt')) options.scheduler = { seedersPerObject: 1000 };
   const config = { lowLatencyMode: true };
   const hls = new Hls(params.get('swarm') === '0' ? config : await attachSwarm(config, options));
+  window.hls = hls;
   hls.loadSource('/live/cam/i-1/video.m3u8');
   hls.attachMedia(video);
 </script></body></html>`;

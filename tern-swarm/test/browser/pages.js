@@ -88,7 +88,8 @@ function offloadOf(states) {
  * byte an object of the origin; and `steady`: the offload summed over pages from the moment every
  * page had played warmSeconds (every page had joined the swarm) to the end; and `cpu`: the CPU
  * seconds of the whole Chromium process tree and of each page's main thread (CDP's TaskDuration)
- * over that same window, with its wall-clock length.
+ * over that same window, with its wall-clock length; `latency`: the median and maximum of hls.js's
+ * latency estimate over the pages and that window.
  */
 export async function playPages({ queries, iceServers = [], playSeconds = 12, warmSeconds = 3, chromiumArgs = [] }) {
   const profile = mkdtempSync(join(tmpdir(), 'tern-swarm-chromium-'));
@@ -132,13 +133,15 @@ export async function playPages({ queries, iceServers = [], playSeconds = 12, wa
         const s = window.ternSwarm;
         const m = s?.metrics;
         return {
-          enabled: s?.enabled, reason: s?.reason, currentTime: video.currentTime, stalls: window.stalls, startupWaits: window.startupWaits, events: window.events,
+          enabled: s?.enabled, reason: s?.reason, currentTime: video.currentTime, latency: window.hls?.latency, stalls: window.stalls, startupWaits: window.startupWaits, events: window.events,
           peers: m?.peers, bytes: { ...m?.bytes }, loads: m?.loads, bans: m?.bans, fallbacks: m?.fallbacks,
           verifyFailures: m?.verifyFailures, offload: m?.offload, held: s?.held?.(), appended: window.appended, routes: await window.routes(),
         };
       });
     let states = [];
     let warm = null;
+    /** hls.js's latency estimate (live edge to playhead, s) of every page, every poll after warm-up. */
+    const latencies = [];
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       states = await Promise.all(pages.map(read));
@@ -146,6 +149,7 @@ export async function playPages({ queries, iceServers = [], playSeconds = 12, wa
         warm = offloadOf(states);
         warmCpu = await cpuNow();
       }
+      if (warm) latencies.push(...states.map((s) => s.latency).filter((l) => Number.isFinite(l)));
       if (states.every((s) => s.currentTime > playSeconds)) break;
     }
     for (const s of states) {
@@ -168,9 +172,11 @@ export async function playPages({ queries, iceServers = [], playSeconds = 12, wa
         pageTaskSeconds: end.tasks.map((t, i) => t - warmCpu.tasks[i]),
       };
     }
+    latencies.sort((a, b) => a - b);
+    states.latency = latencies.length ? { median: latencies[latencies.length >> 1], max: latencies.at(-1) } : null;
     states.total = total;
     states.steady = steady;
-    console.log(`all pages: ${JSON.stringify(total)}; after warm-up: ${JSON.stringify(steady)}; cpu ${JSON.stringify(states.cpu)}`);
+    console.log(`all pages: ${JSON.stringify(total)}; after warm-up: ${JSON.stringify(steady)}; cpu ${JSON.stringify(states.cpu)}; latency ${JSON.stringify(states.latency)}`);
     console.log(`origin served ${origin.served.mediaBytes} media bytes; relay ${JSON.stringify(origin.relayStats)}`);
     assert.equal(origin.relayStats.rejected, 0);
     return states;
