@@ -87,7 +87,6 @@ public final class NostrRelay implements AutoCloseable {
         // Built off the loop, so the loop's ticker is read directly, not through its per-turn clock.
         this.engine = new NostrEngine(
                 config,
-                store,
                 verifier,
                 epochSeconds,
                 new SecureRandom(),
@@ -239,6 +238,7 @@ public final class NostrRelay implements AutoCloseable {
                 switch (output) {
                     case NostrOutput.Send send -> send(send);
                     case NostrOutput.Disconnect disconnect -> disconnect(disconnect);
+                    case NostrOutput.StoreRequest request -> request.carryOut(store);
                 }
             }
         } finally {

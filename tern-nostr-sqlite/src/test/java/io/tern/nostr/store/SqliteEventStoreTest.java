@@ -175,9 +175,9 @@ class SqliteEventStoreTest {
         FakeClock clock = new FakeClock();
         try (SqliteEventStore store = SqliteEventStore.open(config(), true, completions::add, System::nanoTime)) {
             NostrEngine engine = new NostrEngine(
-                    NostrConfig.defaults(), store, Keys.secp(), clock::epochSeconds, new Random(1), clock.nowNs());
+                    NostrConfig.defaults(), Keys.secp(), clock::epochSeconds, new Random(1), clock.nowNs());
             engine.onOpen(1, "127.0.0.1", "localhost:7777", clock.nowNs());
-            drain(engine);
+            drain(engine, store);
             long now = clock.epochSeconds();
             Event note = alice.sign(now, 1, List.of(List.of("t", "tern")), "over sqlite");
             Event profile1 = alice.sign(now - 5, 0, List.of(), "{\"name\":\"a\"}");
@@ -185,15 +185,15 @@ class SqliteEventStoreTest {
             for (Event e : List.of(note, profile1, profile2)) {
                 send(engine, "[\"EVENT\"," + new String(e.json(), StandardCharsets.UTF_8) + "]", clock);
             }
-            List<String> oks = pumpUntil(engine, completions, clock, 3, "OK");
+            List<String> oks = pumpUntil(engine, store, completions, clock, 3, "OK");
             assertThat(oks).hasSize(3).allSatisfy(m -> assertThat(m).contains(",true,"));
             send(engine, "[\"REQ\",\"s\",{\"authors\":[\"" + alice.pubkey() + "\"]}]", clock);
-            List<String> got = pumpUntil(engine, completions, clock, 1, "EOSE");
+            List<String> got = pumpUntil(engine, store, completions, clock, 1, "EOSE");
             assertThat(got).hasSize(3);
             assertThat(got.get(0)).contains(note.id()).startsWith("[\"EVENT\",\"s\",");
             assertThat(got.get(1)).contains(profile2.id());
             send(engine, "[\"COUNT\",\"c\",{\"#t\":[\"tern\"]}]", clock);
-            assertThat(pumpUntil(engine, completions, clock, 1, "COUNT"))
+            assertThat(pumpUntil(engine, store, completions, clock, 1, "COUNT"))
                     .containsExactly("[\"COUNT\",\"c\",{\"count\":1}]");
         }
     }
@@ -203,23 +203,33 @@ class SqliteEventStoreTest {
         engine.onMessage(1, b, 0, b.length, clock.nowNs());
     }
 
-    private static List<String> drain(NostrEngine engine) {
+    /** Drains the engine as the adapter does: sends collected as text, store requests carried out. */
+    private static List<String> drain(NostrEngine engine, EventStore store) {
         List<String> out = new ArrayList<>();
         NostrOutput o;
         while ((o = engine.poll()) != null) {
-            out.add(((NostrOutput.Send) o).text());
+            switch (o) {
+                case NostrOutput.Send s -> out.add(s.text());
+                case NostrOutput.StoreRequest r -> r.carryOut(store);
+                case NostrOutput.Disconnect d -> throw new AssertionError("unexpected " + d);
+            }
         }
         return out;
     }
 
     /** Feeds completions until {@code n} messages of type {@code verb} have come out; returns everything sent. */
     private static List<String> pumpUntil(
-            NostrEngine engine, LinkedBlockingQueue<StoreCompletion> completions, FakeClock clock, int n, String verb)
+            NostrEngine engine,
+            EventStore store,
+            LinkedBlockingQueue<StoreCompletion> completions,
+            FakeClock clock,
+            int n,
+            String verb)
             throws InterruptedException {
-        List<String> out = new ArrayList<>(drain(engine));
+        List<String> out = new ArrayList<>(drain(engine, store));
         while (out.stream().filter(m -> m.startsWith("[\"" + verb + "\"")).count() < n) {
             engine.onStoreCompletion(take(completions), clock.nowNs());
-            out.addAll(drain(engine));
+            out.addAll(drain(engine, store));
         }
         return out;
     }

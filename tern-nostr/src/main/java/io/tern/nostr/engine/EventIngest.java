@@ -6,18 +6,17 @@ import io.tern.nostr.event.EventHasher;
 import io.tern.nostr.event.KindClass;
 import io.tern.nostr.limit.RateLimiter;
 import io.tern.nostr.message.Prefix;
-import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * EVENT and AUTH: the checks in order of cost (authentication, rate limits, policy, then the id
- * hash and the signature), then the store; the OK for a stored event waits for its commit, and
- * only a committed (or ephemeral) event is broadcast. Owns the table of writes in flight.
+ * hash and the signature), then a {@link NostrOutput.StoreWrite}; the OK for a stored event waits
+ * for its {@link StoreCompletion.Written}, which the store sends after its commit, and only a
+ * committed (or ephemeral) event is broadcast. Owns the table of writes in flight.
  */
 final class EventIngest {
     private final NostrConfig config;
-    private final EventStore store;
     private final SchnorrVerifier verifier;
     private final Outbox out;
     private final NostrCounters counters;
@@ -33,14 +32,12 @@ final class EventIngest {
 
     EventIngest(
             NostrConfig config,
-            EventStore store,
             SchnorrVerifier verifier,
             Outbox out,
             NostrCounters counters,
             Subscriptions subscriptions,
             RequestIds requestIds) {
         this.config = config;
-        this.store = store;
         this.verifier = verifier;
         this.out = out;
         this.counters = counters;
@@ -68,7 +65,7 @@ final class EventIngest {
         }
         long requestId = requestIds.next();
         writes.put(requestId, new PendingWrite(c, e));
-        store.write(requestId, e);
+        out.storeWrite(requestId, e);
     }
 
     /** Why {@code e} is refused (with its prefix), or null once it is verified and acceptable. */

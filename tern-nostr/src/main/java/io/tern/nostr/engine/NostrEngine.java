@@ -5,7 +5,6 @@ import io.tern.nostr.event.Hex;
 import io.tern.nostr.message.ClientMessage;
 import io.tern.nostr.message.ClientMessageDecoder;
 import io.tern.nostr.message.Prefix;
-import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
@@ -19,8 +18,9 @@ import org.agrona.collections.Long2ObjectHashMap;
  * connection's unsent bytes), {@link #onStoreCompletion} (the store's answers) and
  * {@link #onTimeout} (at {@link #nextDeadlineNs()}). After each input the adapter drains
  * {@link #poll()} until it returns null. The wall clock (created_at checks, NIP-40) and the random
- * source (NIP-42 challenges) are injected. The engine calls only its {@link EventStore}, whose
- * completions come back later as inputs; it never calls the adapter.
+ * source (NIP-42 challenges) are injected. The engine calls nothing: what it wants of the store
+ * (writes, queries, counts, cancels, purges) are outputs too ({@link NostrOutput.StoreRequest}),
+ * which the adapter carries out and whose answers come back as {@link #onStoreCompletion}.
  *
  * <p>One thread at a time: all inputs must come from the same thread (or be serialised).
  */
@@ -31,7 +31,6 @@ public final class NostrEngine {
     private final NostrConfig config;
     private final RandomGenerator random;
     private final LongSupplier epochSeconds;
-    private final EventStore store;
     private final NostrCounters counters = new NostrCounters();
     private final Outbox out = new Outbox(counters);
     private final Long2ObjectHashMap<Connection> connections = new Long2ObjectHashMap<>();
@@ -48,13 +47,11 @@ public final class NostrEngine {
      */
     public NostrEngine(
             NostrConfig config,
-            EventStore store,
             SchnorrVerifier verifier,
             LongSupplier epochSeconds,
             RandomGenerator random,
             long nowNs) {
         this.config = config;
-        this.store = store;
         this.epochSeconds = epochSeconds;
         this.random = random;
         this.perIp = new io.tern.nostr.limit.ConnectionCounter(config.maxConnectionsPerIp());
@@ -62,8 +59,8 @@ public final class NostrEngine {
         RequestIds ids = new RequestIds();
         // With NIP-40 off the store is asked about time -1, before any expiration: nothing expires.
         LongSupplier storeSeconds = config.nip40() ? epochSeconds : () -> -1L;
-        this.subscriptions = new Subscriptions(config, store, out, counters, storeSeconds, ids);
-        this.ingest = new EventIngest(config, store, verifier, out, counters, subscriptions, ids);
+        this.subscriptions = new Subscriptions(config, out, counters, storeSeconds, ids);
+        this.ingest = new EventIngest(config, verifier, out, counters, subscriptions, ids);
         this.nextPurgeNs = config.nip40() ? nowNs + config.purgeIntervalNs() : Long.MAX_VALUE;
     }
 
@@ -213,7 +210,7 @@ public final class NostrEngine {
     public void onTimeout(long nowNs) {
         subscriptions.onTimeout(nowNs);
         if (nowNs >= nextPurgeNs) {
-            store.purgeExpired(epochSeconds.getAsLong());
+            out.storePurge(epochSeconds.getAsLong());
             nextPurgeNs = nowNs + config.purgeIntervalNs();
         }
     }

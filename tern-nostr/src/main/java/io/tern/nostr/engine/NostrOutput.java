@@ -1,10 +1,18 @@
 package io.tern.nostr.engine;
 
+import io.tern.nostr.event.Event;
+import io.tern.nostr.filter.Filter;
+import io.tern.nostr.store.EventStore;
+import io.tern.nostr.store.StoreCompletion;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
-/** What the engine asks of the adapter, drained with {@link NostrEngine#poll()} after every input. */
+/**
+ * What the engine asks of the adapter, drained with {@link NostrEngine#poll()} after every input:
+ * messages to send, connections to close, and work for the store ({@link StoreRequest}), whose
+ * answers come back as {@link NostrEngine#onStoreCompletion} inputs.
+ */
 public sealed interface NostrOutput {
-    long connectionId();
 
     /**
      * Send one text message: the bytes of {@code head}, {@code body} and {@code tail} in that
@@ -43,4 +51,57 @@ public sealed interface NostrOutput {
      * already forgotten it: do not report it with {@link NostrEngine#onClose}.
      */
     record Disconnect(long connectionId, int closeCode, String reason) implements NostrOutput {}
+
+    /**
+     * Work for the store, which the adapter hands to its {@link EventStore} ({@link #carryOut}).
+     * Each request's {@link StoreCompletion}s go back to {@link NostrEngine#onStoreCompletion} on
+     * the engine's thread, as TURN's OPEN_RELAY comes back as {@code onRelayOpened}.
+     */
+    sealed interface StoreRequest extends NostrOutput {
+        /** Passes the request to {@code store}, which returns at once and answers later. */
+        void carryOut(EventStore store);
+    }
+
+    /**
+     * Store an event whose id and signature are verified. One {@link StoreCompletion.Written}
+     * answers it, after the commit; the client's OK waits for it.
+     */
+    record StoreWrite(long requestId, Event event) implements StoreRequest {
+        @Override
+        public void carryOut(EventStore store) {
+            store.write(requestId, event);
+        }
+    }
+
+    /** Run a REQ's stored phase: {@link StoreCompletion.QueryBatch}es answer it, the last marked done. */
+    record StoreQuery(long requestId, List<Filter> filters, long nowSeconds) implements StoreRequest {
+        @Override
+        public void carryOut(EventStore store) {
+            store.query(requestId, filters, nowSeconds);
+        }
+    }
+
+    /** Count for a COUNT (NIP-45): one {@link StoreCompletion.Counted} answers it. */
+    record StoreCount(long requestId, List<Filter> filters, long nowSeconds) implements StoreRequest {
+        @Override
+        public void carryOut(EventStore store) {
+            store.count(requestId, filters, nowSeconds);
+        }
+    }
+
+    /** Stop a query or count the engine no longer waits for; its late answers are ignored. */
+    record StoreCancel(long requestId) implements StoreRequest {
+        @Override
+        public void carryOut(EventStore store) {
+            store.cancel(requestId);
+        }
+    }
+
+    /** Delete the events whose NIP-40 expiration is at or before {@code nowSeconds}; nothing answers. */
+    record StorePurge(long nowSeconds) implements StoreRequest {
+        @Override
+        public void carryOut(EventStore store) {
+            store.purgeExpired(nowSeconds);
+        }
+    }
 }

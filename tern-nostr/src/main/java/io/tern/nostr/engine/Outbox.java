@@ -1,9 +1,12 @@
 package io.tern.nostr.engine;
 
+import io.tern.nostr.event.Event;
 import io.tern.nostr.event.SerializedEvent;
+import io.tern.nostr.filter.Filter;
 import io.tern.nostr.json.JsonWriter;
 import io.tern.nostr.message.NostrMessages;
 import java.util.ArrayDeque;
+import java.util.List;
 
 /** The engine's output queue and the messages it writes into it; the adapter drains it. */
 final class Outbox {
@@ -64,6 +67,26 @@ final class Outbox {
 
     void disconnect(long connectionId, int closeCode, String reason) {
         queue.addLast(new NostrOutput.Disconnect(connectionId, closeCode, reason));
+    }
+
+    void storeWrite(long requestId, Event e) {
+        queue.addLast(new NostrOutput.StoreWrite(requestId, e));
+    }
+
+    void storeQuery(long requestId, List<Filter> filters, long nowSeconds) {
+        queue.addLast(new NostrOutput.StoreQuery(requestId, filters, nowSeconds));
+    }
+
+    void storeCount(long requestId, List<Filter> filters, long nowSeconds) {
+        queue.addLast(new NostrOutput.StoreCount(requestId, filters, nowSeconds));
+    }
+
+    void storeCancel(long requestId) {
+        queue.addLast(new NostrOutput.StoreCancel(requestId));
+    }
+
+    void storePurge(long nowSeconds) {
+        queue.addLast(new NostrOutput.StorePurge(nowSeconds));
     }
 
     private void send(Connection c, byte[] message) {

@@ -21,7 +21,8 @@ import java.util.Random;
 
 /**
  * A relay engine over the in-memory store, driven by hand on a fake clock, the way an adapter
- * drives it: after each input the outputs are drained; the store's work runs when the test says
+ * drives it: after each input the outputs are drained, the store requests among them handed to
+ * the store as the adapter hands them; the store's work runs when the test says
  * ({@link #settle()}, automatically unless {@link #autoSettle} is off) and its completions go back
  * in as inputs.
  */
@@ -35,6 +36,9 @@ public final class NostrHarness {
     /** Every send drained, in order, for tests of the outputs themselves. */
     public final List<NostrOutput.Send> sends = new ArrayList<>();
 
+    /** Every store request drained, in order, for tests of the store outputs. */
+    public final List<NostrOutput.StoreRequest> storeRequests = new ArrayList<>();
+
     private final Map<Long, List<String>> received = new HashMap<>();
     private final Map<Long, NostrOutput.Disconnect> disconnects = new HashMap<>();
     private long nextConnection = 1;
@@ -46,7 +50,7 @@ public final class NostrHarness {
     public NostrHarness(NostrConfig config, MemoryEvents backing) {
         events = backing;
         store = new MemoryEventStore(backing, completions::add);
-        engine = new NostrEngine(config, store, Keys.secp(), clock::epochSeconds, new Random(7), clock.nowNs());
+        engine = new NostrEngine(config, Keys.secp(), clock::epochSeconds, new Random(7), clock.nowNs());
     }
 
     public static NostrHarness withDefaults() {
@@ -161,6 +165,10 @@ public final class NostrHarness {
                             .add(s.text());
                 }
                 case NostrOutput.Disconnect d -> disconnects.put(d.connectionId(), d);
+                case NostrOutput.StoreRequest r -> {
+                    storeRequests.add(r);
+                    r.carryOut(store);
+                }
             }
         }
     }

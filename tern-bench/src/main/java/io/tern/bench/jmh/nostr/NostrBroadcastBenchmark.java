@@ -6,8 +6,6 @@ import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.engine.NostrEngine;
 import io.tern.nostr.engine.NostrOutput;
 import io.tern.nostr.event.Event;
-import io.tern.nostr.store.MemoryEventStore;
-import io.tern.nostr.store.MemoryEvents;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -59,8 +57,7 @@ public class NostrBroadcastBenchmark {
                 .reqRatePerIp(0, 1)
                 .maxConnectionsPerIp(2000)
                 .build();
-        MemoryEventStore store = new MemoryEventStore(new MemoryEvents(), c -> {});
-        engine = new NostrEngine(config, store, accept, () -> NostrFixtures.NOW, new Random(1), nowNs);
+        engine = new NostrEngine(config, accept, () -> NostrFixtures.NOW, new Random(1), nowNs);
         String room = "0".repeat(63) + "1";
         byte[] req = ("[\"REQ\",\"rv\",{\"kinds\":[25050],\"#p\":[\"" + room + "\"],\"limit\":0}]")
                 .getBytes(StandardCharsets.UTF_8);
