@@ -60,6 +60,7 @@ public final class NostrRelay implements AutoCloseable {
     private final EventLoop loop;
     private final NostrEngine engine;
     private final EventStore store;
+    private final StoreAgentThreads storeAgents;
     private final WebSocketEndpoint endpoint;
     private final NostrRelayInformationResponses information;
     /** The open connections the engine knows, by id; the engine's loop only. */
@@ -84,6 +85,7 @@ public final class NostrRelay implements AutoCloseable {
         this.config = config;
         this.loop = loop;
         this.store = opener.open(this::onCompletion);
+        this.storeAgents = new StoreAgentThreads(store.agents());
         // Built off the loop, so the loop's ticker is read directly, not through its per-turn clock.
         this.engine = new NostrEngine(
                 config,
@@ -319,14 +321,14 @@ public final class NostrRelay implements AutoCloseable {
     }
 
     /**
-     * Stops the timer and closes the store (its threads finish their current batch first). Close
+     * Stops the timer and closes the store (its agents finish the writes already submitted first). Close
      * the listeners and connections before: the engine is not told about connections still open.
      */
     @Override
     public void close() {
         closed = true;
         if (loop.isShuttingDown()) {
-            store.close();
+            closeStore();
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
@@ -341,6 +343,12 @@ public final class NostrRelay implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        closeStore();
+    }
+
+    /** Stops the store's agents (after the writes already submitted) and closes it. */
+    private void closeStore() {
+        storeAgents.close();
         store.close();
     }
 }

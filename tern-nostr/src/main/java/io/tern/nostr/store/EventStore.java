@@ -40,7 +40,19 @@ public interface EventStore extends AutoCloseable {
     /** Deletes events whose NIP-40 expiration is at or before {@code nowSeconds}; no completion. */
     void purgeExpired(long nowSeconds);
 
-    /** Stops the store's threads and closes its files; pending requests get no completion. */
+    /**
+     * The workers that answer this store's requests, for the adapter to run (each on a thread of
+     * its own, stepped by {@link StoreAgent#doWork}) from before the first request until before
+     * {@link #close}. Empty for a store that runs its own threads, or none.
+     */
+    default List<StoreAgent> agents() {
+        return List.of();
+    }
+
+    /**
+     * Closes the store's files; call it after its agents stopped. Pending requests get no
+     * completion.
+     */
     @Override
     void close();
 }
