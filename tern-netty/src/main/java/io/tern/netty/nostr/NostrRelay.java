@@ -15,6 +15,7 @@ import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.engine.NostrCounters;
 import io.tern.nostr.engine.NostrEngine;
 import io.tern.nostr.engine.NostrOutput;
+import io.tern.nostr.event.Event;
 import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import io.tern.nostr.store.StoreCompletionSink;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.agrona.collections.Long2ObjectHashMap;
 
@@ -36,7 +38,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * server's path ({@link NostrRoutes}); both use {@link #endpoint()}.
  *
  * <p>The adapter does I/O only. After every input (a message, an open or close, a store
- * completion, the timer) its {@link EngineLoop} drains {@link NostrEngine#poll()} until it is empty
+ * completion, an event from the fleet's bus ({@link #onPeerEvent}), the timer) its {@link EngineLoop} drains {@link NostrEngine#poll()} until it is empty
  * and re-arms the one timer from {@link NostrEngine#nextDeadlineNs()}. A connection on the engine's own loop is driven
  * directly, its message handed to the engine in the WebSocket engine's buffer; a connection on
  * another loop (an HTTP server with several threads, or {@code --threads} above 1) has each
@@ -70,6 +72,9 @@ public final class NostrRelay implements AutoCloseable {
 
     private final EngineLoop engineLoop;
     private ByteBuf sharedBody;
+    /** Where the ephemeral events this node accepts go for the other nodes; nowhere on a node alone. */
+    private volatile Consumer<Event> fleetBus = event -> {};
+
     private volatile boolean closed;
 
     private record RemoteSend(NostrConnection target, byte[] head, ByteBuf body, byte[] tail) {}
@@ -207,6 +212,33 @@ public final class NostrRelay implements AutoCloseable {
         drain();
     }
 
+    /**
+     * From any thread (the fleet's bus): an event another node stored or published, for the live
+     * subscriptions here ({@link NostrEngine#onPeerEvent}); repeats are dropped by the engine.
+     */
+    public void onPeerEvent(Event event) {
+        if (closed) {
+            return;
+        }
+        try {
+            loop.execute(() -> {
+                engine.onPeerEvent(event, nowNs());
+                drain();
+            });
+        } catch (RejectedExecutionException stopping) {
+            // The loop is shutting down; its subscribers are going too.
+        }
+    }
+
+    /**
+     * Joins a fleet: the ephemeral events this node accepts ({@link NostrOutput.Publish}) go to
+     * {@code publishEphemeral}, called on the engine's loop, which must return at once (queue them).
+     * Events stored here reach the other nodes through the shared store, not through this.
+     */
+    public void publishTo(Consumer<Event> publishEphemeral) {
+        this.fleetBus = publishEphemeral;
+    }
+
     /** On a store thread: hands the completion to the engine's loop. */
     private void onCompletion(StoreCompletion completion) {
         if (closed) {
@@ -240,6 +272,7 @@ public final class NostrRelay implements AutoCloseable {
                 switch (output) {
                     case NostrOutput.Send send -> send(send);
                     case NostrOutput.Disconnect disconnect -> disconnect(disconnect);
+                    case NostrOutput.Publish publish -> fleetBus.accept(publish.event());
                     case NostrOutput.StoreRequest request -> request.carryOut(store);
                 }
             }

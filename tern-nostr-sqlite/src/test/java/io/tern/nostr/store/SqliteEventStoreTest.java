@@ -219,6 +219,7 @@ class SqliteEventStoreTest {
                 case NostrOutput.Send s -> out.add(s.text());
                 case NostrOutput.StoreRequest r -> r.carryOut(store);
                 case NostrOutput.Disconnect d -> throw new AssertionError("unexpected " + d);
+                case NostrOutput.Publish p -> {}
             }
         }
         return out;

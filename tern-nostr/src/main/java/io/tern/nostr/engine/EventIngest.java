@@ -13,7 +13,8 @@ import org.agrona.collections.Long2ObjectHashMap;
  * EVENT and AUTH: the checks in order of cost (authentication, rate limits, policy, then the id
  * hash and the signature), then a {@link NostrOutput.StoreWrite}; the OK for a stored event waits
  * for its {@link StoreCompletion.Written}, which the store sends after its commit, and only a
- * committed (or ephemeral) event is broadcast. Owns the table of writes in flight.
+ * committed (or ephemeral) event is broadcast. An ephemeral event is also published to the fleet's
+ * bus ({@link NostrOutput.Publish}); a stored one reaches the other nodes through the store. Owns the table of writes in flight.
  */
 final class EventIngest {
     private final NostrConfig config;
@@ -60,7 +61,10 @@ final class EventIngest {
         if (e.kindClass() == KindClass.EPHEMERAL) {
             NostrCounters.inc(counters.eventsEphemeral);
             out.ok(c, e.id(), true, "");
-            subscriptions.broadcast(e);
+            // An event the bus brought here already came from another node: not sent back.
+            if (subscriptions.broadcast(e)) {
+                out.publish(e);
+            }
             return;
         }
         long requestId = requestIds.next();

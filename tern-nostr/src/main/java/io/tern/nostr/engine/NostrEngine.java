@@ -1,6 +1,7 @@
 package io.tern.nostr.engine;
 
 import io.tern.nostr.crypto.SchnorrVerifier;
+import io.tern.nostr.event.Event;
 import io.tern.nostr.event.Hex;
 import io.tern.nostr.message.ClientMessage;
 import io.tern.nostr.message.ClientMessageDecoder;
@@ -15,12 +16,21 @@ import org.agrona.collections.Long2ObjectHashMap;
  *
  * <p>Inputs are method calls with the caller's monotonic {@code nowNs}: {@link #onOpen},
  * {@link #onMessage} (one WebSocket text message), {@link #onClose}, {@link #onBacklog} (the
- * connection's unsent bytes), {@link #onStoreCompletion} (the store's answers) and
- * {@link #onTimeout} (at {@link #nextDeadlineNs()}). After each input the adapter drains
+ * connection's unsent bytes), {@link #onPeerEvent} (an event from another node of the fleet),
+ * {@link #onStoreCompletion} (the store's answers) and {@link #onTimeout} (at {@link
+ * #nextDeadlineNs()}). After each input the adapter drains
  * {@link #poll()} until it returns null. The wall clock (created_at checks, NIP-40) and the random
  * source (NIP-42 challenges) are injected. The engine calls nothing: what it wants of the store
  * (writes, queries, counts, cancels, purges) are outputs too ({@link NostrOutput.StoreRequest}),
  * which the adapter carries out and whose answers come back as {@link #onStoreCompletion}.
+ *
+ * <p><b>A fleet.</b> Several nodes share one store and a bus between them (PostgreSQL NOTIFY, then
+ * reads by sequence id). The seam is two-way and the engine stays unaware of the bus: what other
+ * nodes stored or published comes in as {@link #onPeerEvent} and goes to the live subscriptions
+ * here, once each; the ephemeral events this node accepted go out as {@link NostrOutput.Publish}
+ * for the bus to carry. Events this node stored need no output: the other nodes' buses read them
+ * from the shared store. Repeats are dropped by id, so the bus may deliver an event twice or echo
+ * this node's own.
  *
  * <p>One thread at a time: all inputs must come from the same thread (or be serialised).
  */
@@ -199,6 +209,24 @@ public final class NostrEngine {
             case StoreCompletion.Counted n -> subscriptions.onCounted(n);
             case StoreCompletion.Failed f -> subscriptions.onFailed(f);
         }
+    }
+
+    /**
+     * An event stored or published on another node of the fleet (the bus between the nodes hands
+     * it in): it goes to the matching live subscriptions here, exactly once each, and is not
+     * stored, verified, acknowledged nor published again (the node that took it did all that). An
+     * event already broadcast here, from a client or from the bus, among the last {@link
+     * NostrConfig#recentBroadcasts()} broadcasts is dropped, so the bus may echo this node's own
+     * events and deliver others more than once. An event expired by NIP-40 is dropped too.
+     *
+     * @return whether the event was broadcast (false: a repeat, or expired)
+     */
+    public boolean onPeerEvent(Event event, long nowNs) {
+        NostrCounters.inc(counters.peerEvents);
+        if (config.nip40() && event.isExpiredAt(epochSeconds.getAsLong())) {
+            return false;
+        }
+        return subscriptions.broadcast(event);
     }
 
     /** When {@link #onTimeout} should next be called; {@link Long#MAX_VALUE} for never. */

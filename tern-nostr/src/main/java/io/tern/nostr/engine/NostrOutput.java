@@ -9,8 +9,9 @@ import java.util.List;
 
 /**
  * What the engine asks of the adapter, drained with {@link NostrEngine#poll()} after every input:
- * messages to send, connections to close, and work for the store ({@link StoreRequest}), whose
- * answers come back as {@link NostrEngine#onStoreCompletion} inputs.
+ * messages to send, connections to close, ephemeral events for the fleet's bus ({@link Publish}),
+ * and work for the store ({@link StoreRequest}), whose answers come back as {@link
+ * NostrEngine#onStoreCompletion} inputs.
  */
 public sealed interface NostrOutput {
 
@@ -51,6 +52,15 @@ public sealed interface NostrOutput {
      * already forgotten it: do not report it with {@link NostrEngine#onClose}.
      */
     record Disconnect(long connectionId, int closeCode, String reason) implements NostrOutput {}
+
+    /**
+     * An ephemeral event this node accepted from a client and broadcast here: the fleet's bus
+     * carries it to the other nodes, which hand it to their engines as {@link
+     * NostrEngine#onPeerEvent}. Stored events are not published: the bus reads them from the
+     * shared store by sequence id. A node with no bus ignores this output. The event is shared:
+     * never modify it.
+     */
+    record Publish(Event event) implements NostrOutput {}
 
     /**
      * Work for the store, which the adapter hands to its {@link EventStore} ({@link #carryOut}).

@@ -69,6 +69,10 @@ final class Outbox {
         queue.addLast(new NostrOutput.Disconnect(connectionId, closeCode, reason));
     }
 
+    void publish(Event e) {
+        queue.addLast(new NostrOutput.Publish(e));
+    }
+
     void storeWrite(long requestId, Event e) {
         queue.addLast(new NostrOutput.StoreWrite(requestId, e));
     }

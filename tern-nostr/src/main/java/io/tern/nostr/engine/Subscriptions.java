@@ -34,6 +34,8 @@ final class Subscriptions {
     private final ArrayDeque<long[]> timeouts = new ArrayDeque<>();
 
     private final List<Subscription> matched = new ArrayList<>();
+    /** Events already broadcast, so that one reaching the engine again goes out once. */
+    private final RecentIds broadcastIds;
 
     private record PendingCount(Connection connection, String subscriptionId) {}
 
@@ -48,6 +50,7 @@ final class Subscriptions {
         this.counters = counters;
         this.storeSeconds = storeSeconds;
         this.requestIds = requestIds;
+        this.broadcastIds = new RecentIds(config.recentBroadcasts());
         this.reqsPerIp = new RateLimiter(config.reqsPerSecondPerIp(), config.reqBurstPerIp(), config.rateLimitKeys());
     }
 
@@ -213,8 +216,16 @@ final class Subscriptions {
         counters.queryTime(nowNs - s.startedNs);
     }
 
-    /** Sends a new event to every live subscription it matches, once each. */
-    void broadcast(Event e) {
+    /**
+     * Sends a new event to every live subscription it matches, once each; an event broadcast
+     * among the last {@link NostrConfig#recentBroadcasts()} is not sent again. Returns false for such a
+     * repeat.
+     */
+    boolean broadcast(Event e) {
+        if (!broadcastIds.add(e.idBytes())) {
+            NostrCounters.inc(counters.broadcastsSuppressed);
+            return false;
+        }
         matched.clear();
         live.match(e, matched);
         int recipients = 0;
@@ -230,6 +241,7 @@ final class Subscriptions {
         }
         matched.clear();
         NostrCounters.inc(counters.eventsBroadcast);
+        return true;
     }
 
     long nextDeadlineNs() {

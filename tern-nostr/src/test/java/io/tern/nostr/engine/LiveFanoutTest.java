@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.testing.Keys;
 import io.tern.nostr.testing.NostrHarness;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,12 @@ class LiveFanoutTest {
         Map<byte[], Boolean> bodies = new IdentityHashMap<>();
         int deliveries = 0;
         NostrOutput o;
+        List<Event> published = new ArrayList<>();
         while ((o = relay.engine.poll()) != null) {
+            if (o instanceof NostrOutput.Publish p) {
+                published.add(p.event());
+                continue;
+            }
             NostrOutput.Send send = (NostrOutput.Send) o;
             if (send.connectionId() == publisher) {
                 assertThat(send.text()).isEqualTo("[\"OK\",\"" + offer.id() + "\",true,\"\"]");
@@ -61,6 +67,7 @@ class LiveFanoutTest {
         assertThat(bodies).as("one event body shared by every delivery").hasSize(1);
         assertThat(relay.engine.counters().liveDeliveries()).isEqualTo(1000);
         assertThat(relay.engine.counters().eventsBroadcast()).isEqualTo(1);
+        assertThat(published).as("once, for the fleet's bus").containsExactly(offer);
     }
 
     @Test

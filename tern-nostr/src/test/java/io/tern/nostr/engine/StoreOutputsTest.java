@@ -47,6 +47,7 @@ class StoreOutputsTest {
                 case NostrOutput.Send s -> sent.add(s.text());
                 case NostrOutput.StoreRequest r -> requests.add(r);
                 case NostrOutput.Disconnect d -> throw new AssertionError("unexpected " + d);
+                case NostrOutput.Publish p -> {}
             }
         }
     }

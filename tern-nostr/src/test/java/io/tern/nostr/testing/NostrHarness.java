@@ -39,6 +39,9 @@ public final class NostrHarness {
     /** Every store request drained, in order, for tests of the store outputs. */
     public final List<NostrOutput.StoreRequest> storeRequests = new ArrayList<>();
 
+    /** Every event published for the fleet's bus, in order. */
+    public final List<Event> published = new ArrayList<>();
+
     private final Map<Long, List<String>> received = new HashMap<>();
     private final Map<Long, NostrOutput.Disconnect> disconnects = new HashMap<>();
     private long nextConnection = 1;
@@ -165,6 +168,7 @@ public final class NostrHarness {
                             .add(s.text());
                 }
                 case NostrOutput.Disconnect d -> disconnects.put(d.connectionId(), d);
+                case NostrOutput.Publish p -> published.add(p.event());
                 case NostrOutput.StoreRequest r -> {
                     storeRequests.add(r);
                     r.carryOut(store);
