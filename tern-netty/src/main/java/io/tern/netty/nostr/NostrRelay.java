@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.tern.netty.loop.EngineLoop;
 import io.tern.netty.loop.LoopClock;
 import io.tern.netty.websocket.WebSocketConnection;
@@ -11,6 +12,8 @@ import io.tern.netty.websocket.WebSocketEndpoint;
 import io.tern.netty.websocket.WebSocketRequest;
 import io.tern.nostr.crypto.SchnorrVerifier;
 import io.tern.nostr.engine.Admission;
+import io.tern.nostr.engine.CheckedMessage;
+import io.tern.nostr.engine.MessageChecker;
 import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.engine.NostrCounters;
 import io.tern.nostr.engine.NostrEngine;
@@ -42,8 +45,9 @@ import org.agrona.collections.Long2ObjectHashMap;
  * and re-arms the one timer from {@link NostrEngine#nextDeadlineNs()}. A connection on the engine's own loop is driven
  * directly, its message handed to the engine in the WebSocket engine's buffer; a connection on
  * another loop (an HTTP server with several threads, or {@code --threads} above 1) has each
- * message copied once and handed over as a task, and its sends of one drain go back as one task
- * per loop. An event broadcast to many subscribers is copied once into direct memory and every
+ * message decoded and its event's id and signature checked on its own loop ({@link
+ * MessageChecker}, the costly part of an EVENT), and the checked message handed over as a task, so
+ * the engine's thread only routes; its sends of one drain go back as one task per loop. An event broadcast to many subscribers is copied once into direct memory and every
  * subscriber's frame carries a slice of it ({@link WebSocketConnection#send(boolean, byte[],
  * ByteBuf, byte[])}); a message for one subscriber is copied once, into its frame.
  */
@@ -71,6 +75,9 @@ public final class NostrRelay implements AutoCloseable {
     private final Map<EventLoop, List<RemoteSend>> remote = new IdentityHashMap<>();
 
     private final EngineLoop engineLoop;
+    /** The decoder and signature check of each connection loop other than the engine's. */
+    private final FastThreadLocal<MessageChecker> checkers;
+
     private ByteBuf sharedBody;
     /** Where the ephemeral events this node accepts go for the other nodes; nowhere on a node alone. */
     private volatile Consumer<Event> fleetBus = event -> {};
@@ -109,6 +116,12 @@ public final class NostrRelay implements AutoCloseable {
                 engine.onTimeout(nowNs);
             }
         });
+        this.checkers = new FastThreadLocal<>() {
+            @Override
+            protected MessageChecker initialValue() {
+                return new MessageChecker(config, verifier);
+            }
+        };
         this.information = new NostrRelayInformationResponses(config, version);
         this.endpoint = new WebSocketEndpoint(NostrWebSocketConfig.of(config), new NostrAcceptor(this));
     }
@@ -185,9 +198,20 @@ public final class NostrRelay implements AutoCloseable {
         drain();
     }
 
-    /** A text message; {@code utf8} is only valid during the call on the engine's loop, else a copy. */
+    /** A text message of a connection on the engine's loop; {@code utf8} is valid during the call only. */
     void onMessage(NostrConnection connection, byte[] utf8, int offset, int length) {
         engine.onMessage(connection.id(), utf8, offset, length, nowNs());
+        drain();
+    }
+
+    /** The calling connection loop's checker (not the engine's loop: it checks in the engine). */
+    MessageChecker checker() {
+        return checkers.get();
+    }
+
+    /** A message checked on its connection's loop; on the engine's loop. */
+    void onMessage(NostrConnection connection, CheckedMessage message) {
+        engine.onMessage(connection.id(), message, nowNs());
         drain();
     }
 

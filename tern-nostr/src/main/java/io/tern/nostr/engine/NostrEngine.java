@@ -4,7 +4,6 @@ import io.tern.nostr.crypto.SchnorrVerifier;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.event.Hex;
 import io.tern.nostr.message.ClientMessage;
-import io.tern.nostr.message.ClientMessageDecoder;
 import io.tern.nostr.message.Prefix;
 import io.tern.nostr.store.StoreCompletion;
 import java.util.function.LongSupplier;
@@ -45,7 +44,7 @@ public final class NostrEngine {
     private final Outbox out = new Outbox(counters);
     private final Long2ObjectHashMap<Connection> connections = new Long2ObjectHashMap<>();
     private final io.tern.nostr.limit.ConnectionCounter perIp;
-    private final ClientMessageDecoder decoder;
+    private final MessageChecker checker;
     private final Subscriptions subscriptions;
     private final EventIngest ingest;
     private long nextPurgeNs;
@@ -65,12 +64,12 @@ public final class NostrEngine {
         this.epochSeconds = epochSeconds;
         this.random = random;
         this.perIp = new io.tern.nostr.limit.ConnectionCounter(config.maxConnectionsPerIp());
-        this.decoder = new ClientMessageDecoder(config.maxFilters(), config.maxSubscriptionIdLength());
+        this.checker = new MessageChecker(config, verifier);
         RequestIds ids = new RequestIds();
         // With NIP-40 off the store is asked about time -1, before any expiration: nothing expires.
         LongSupplier storeSeconds = config.nip40() ? epochSeconds : () -> -1L;
         this.subscriptions = new Subscriptions(config, out, counters, storeSeconds, ids);
-        this.ingest = new EventIngest(config, verifier, out, counters, subscriptions, ids);
+        this.ingest = new EventIngest(config, out, counters, subscriptions, ids);
         this.nextPurgeNs = config.nip40() ? nowNs + config.purgeIntervalNs() : Long.MAX_VALUE;
     }
 
@@ -121,18 +120,29 @@ public final class NostrEngine {
         return Admission.ACCEPTED;
     }
 
-    /** One complete text message from the client, as UTF-8 (the WebSocket layer has validated it). */
+    /**
+     * One complete text message from the client, as UTF-8 (the WebSocket layer has validated it),
+     * decoded and checked here, on the engine's thread. An adapter with several threads checks it
+     * on the connection's instead ({@link MessageChecker}) and calls {@link #onMessage(long,
+     * CheckedMessage, long)}.
+     */
     public void onMessage(long connectionId, byte[] utf8, int offset, int length, long nowNs) {
+        if (connections.containsKey(connectionId)) {
+            onMessage(connectionId, checker.check(utf8, offset, length), nowNs);
+        }
+    }
+
+    /** One message already decoded and checked by a {@link MessageChecker} on another thread. */
+    public void onMessage(long connectionId, CheckedMessage m, long nowNs) {
         Connection c = connections.get(connectionId);
         if (c == null) {
             return;
         }
-        if (length > config.maxMessageBytes()) {
-            out.notice(c, Prefix.INVALID.message("message too large (at most " + config.maxMessageBytes() + " bytes)"));
-            return;
-        }
         try {
-            dispatch(c, decoder.decode(utf8, offset, length), nowNs);
+            if (m.failed()) {
+                throw new IllegalStateException("the message checker failed");
+            }
+            dispatch(c, m, nowNs);
         } catch (RuntimeException e) {
             // A bug must not take the relay down nor leak into other connections: answer and count it.
             NostrCounters.inc(counters.internalErrors);
@@ -140,13 +150,15 @@ public final class NostrEngine {
         }
     }
 
-    private void dispatch(Connection c, ClientMessage m, long nowNs) {
-        switch (m) {
-            case ClientMessage.EventMessage em -> ingest.onEvent(c, em.event(), nowNs, epochSeconds.getAsLong());
+    private void dispatch(Connection c, CheckedMessage checked, long nowNs) {
+        String problem = checked.eventProblem();
+        switch (checked.message()) {
+            case ClientMessage.EventMessage em ->
+                ingest.onEvent(c, em.event(), problem, nowNs, epochSeconds.getAsLong());
             case ClientMessage.Req req -> subscriptions.onReq(c, req, nowNs);
             case ClientMessage.Close close -> subscriptions.onClose(c, close.subscriptionId());
             case ClientMessage.Count count -> subscriptions.onCount(c, count, nowNs);
-            case ClientMessage.Auth auth -> ingest.onAuth(c, auth.event(), nowNs, epochSeconds.getAsLong());
+            case ClientMessage.Auth auth -> ingest.onAuth(c, auth.event(), problem, nowNs, epochSeconds.getAsLong());
             case ClientMessage.Invalid invalid -> invalid(c, invalid);
         }
     }
