@@ -78,7 +78,6 @@ public final class NostrRelay implements AutoCloseable {
     /** The decoder and signature check of each connection loop other than the engine's. */
     private final FastThreadLocal<MessageChecker> checkers;
 
-    private ByteBuf sharedBody;
     /** Where the ephemeral events this node accepts go for the other nodes; nowhere on a node alone. */
     private volatile Consumer<Event> fleetBus = event -> {};
 
@@ -291,58 +290,59 @@ public final class NostrRelay implements AutoCloseable {
      * drains too.
      */
     private long drainEngine() {
-        try {
-            for (NostrOutput output = engine.poll(); output != null; output = engine.poll()) {
-                switch (output) {
-                    case NostrOutput.Send send -> send(send);
-                    case NostrOutput.Disconnect disconnect -> disconnect(disconnect);
-                    case NostrOutput.Publish publish -> fleetBus.accept(publish.event());
-                    case NostrOutput.StoreRequest request -> request.carryOut(store);
-                }
+        for (NostrOutput output = engine.poll(); output != null; output = engine.poll()) {
+            switch (output) {
+                case NostrOutput.Send send -> send(send);
+                case NostrOutput.Broadcast broadcast -> broadcast(broadcast);
+                case NostrOutput.Disconnect disconnect -> disconnect(disconnect);
+                case NostrOutput.Publish publish -> fleetBus.accept(publish.event());
+                case NostrOutput.StoreRequest request -> request.carryOut(store);
             }
-        } finally {
-            releaseSharedBody();
         }
         sendRemote();
         return engine.nextDeadlineNs();
     }
 
+    /** A message for one connection: its body wrapped, which the frame copies. */
     private void send(NostrOutput.Send send) {
-        NostrConnection target = connections.get(send.connectionId());
-        if (target != null) {
-            ByteBuf body = body(send);
-            if (target.loop() == loop) {
-                target.send(send.head(), body, send.tail());
-            } else {
-                remote.computeIfAbsent(target.loop(), l -> new ArrayList<>())
-                        .add(new RemoteSend(target, send.head(), body.retain(), send.tail()));
-            }
-        }
-        if (send.broadcastLeft() == 1) {
-            releaseSharedBody();
-        }
+        byte[] bytes = send.body();
+        sendTo(
+                send.connectionId(),
+                send.head(),
+                bytes.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes),
+                send.tail());
     }
 
     /**
-     * The body as the connection sends it: a message of its own wrapped (the frame copies it); an
-     * event the engine broadcasts to several subscriptions copied once into direct memory, which
-     * every frame of that broadcast shares until its last send.
+     * An event for many subscribers: copied once into direct memory, which every frame of the
+     * broadcast shares (a slice each), released after the last send is queued.
      */
-    private ByteBuf body(NostrOutput.Send send) {
-        byte[] bytes = send.body();
-        if (bytes.length == 0) {
-            return Unpooled.EMPTY_BUFFER;
+    private void broadcast(NostrOutput.Broadcast broadcast) {
+        byte[] bytes = broadcast.body();
+        ByteBuf body = broadcast.recipients() > 1
+                ? ByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes)
+                : Unpooled.wrappedBuffer(bytes);
+        try {
+            long[] ids = broadcast.connectionIds();
+            byte[][] heads = broadcast.heads();
+            for (int i = 0; i < ids.length; i++) {
+                sendTo(ids[i], heads[i], body, broadcast.tail());
+            }
+        } finally {
+            body.release();
         }
-        if (sharedBody == null && send.broadcastLeft() > 1) {
-            sharedBody = ByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes);
-        }
-        return send.broadcastLeft() > 0 && sharedBody != null ? sharedBody : Unpooled.wrappedBuffer(bytes);
     }
 
-    private void releaseSharedBody() {
-        if (sharedBody != null) {
-            sharedBody.release();
-            sharedBody = null;
+    private void sendTo(long connectionId, byte[] head, ByteBuf body, byte[] tail) {
+        NostrConnection target = connections.get(connectionId);
+        if (target == null) {
+            return;
+        }
+        if (target.loop() == loop) {
+            target.send(head, body, tail);
+        } else {
+            remote.computeIfAbsent(target.loop(), l -> new ArrayList<>())
+                    .add(new RemoteSend(target, head, body.retain(), tail));
         }
     }
 

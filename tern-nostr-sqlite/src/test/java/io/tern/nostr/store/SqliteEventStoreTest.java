@@ -217,6 +217,11 @@ class SqliteEventStoreTest {
         while ((o = engine.poll()) != null) {
             switch (o) {
                 case NostrOutput.Send s -> out.add(s.text());
+                case NostrOutput.Broadcast b -> {
+                    for (int i = 0; i < b.recipients(); i++) {
+                        out.add(b.sendTo(i).text());
+                    }
+                }
                 case NostrOutput.StoreRequest r -> r.carryOut(store);
                 case NostrOutput.Disconnect d -> throw new AssertionError("unexpected " + d);
                 case NostrOutput.Publish p -> {}

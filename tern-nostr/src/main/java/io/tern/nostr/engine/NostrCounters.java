@@ -44,6 +44,10 @@ public final class NostrCounters {
         c.lazySet(c.get() + 1);
     }
 
+    static void add(AtomicLong c, long n) {
+        c.lazySet(c.get() + n);
+    }
+
     static void dec(AtomicLong c) {
         c.lazySet(c.get() - 1);
     }

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * What the engine asks of the adapter, drained with {@link NostrEngine#poll()} after every input:
- * messages to send, connections to close, ephemeral events for the fleet's bus ({@link Publish}),
+ * messages to send (to one connection, or one event to many: {@link Broadcast}), connections to close, ephemeral events for the fleet's bus ({@link Publish}),
  * and work for the store ({@link StoreRequest}), whose answers come back as {@link
  * NostrEngine#onStoreCompletion} inputs.
  */
@@ -19,14 +19,8 @@ public sealed interface NostrOutput {
      * Send one text message: the bytes of {@code head}, {@code body} and {@code tail} in that
      * order, UTF-8. For an event {@code body} is the event's JSON; for other messages {@code body}
      * and {@code tail} are empty. The arrays are shared: never modify them.
-     *
-     * <p>A broadcast is stated, not left to be guessed: the engine queues the sends of one event
-     * to its n live subscriptions one after another, all with the same {@code body}, and {@code
-     * broadcastLeft} counts them down from n at the first to 1 at the last. An adapter can copy
-     * the body once at the first, let every frame share the copy, and release it after the last.
-     * A message to one connection (and a stored event answering a query) has 0.
      */
-    record Send(long connectionId, byte[] head, byte[] body, byte[] tail, int broadcastLeft) implements NostrOutput {
+    record Send(long connectionId, byte[] head, byte[] body, byte[] tail) implements NostrOutput {
         static final byte[] NONE = new byte[0];
 
         public int length() {
@@ -35,7 +29,7 @@ public sealed interface NostrOutput {
 
         /** The message as one new array. */
         public byte[] toByteArray() {
-            byte[] out = new byte[length()];
+            byte[] out = new byte[head.length + body.length + tail.length];
             System.arraycopy(head, 0, out, 0, head.length);
             System.arraycopy(body, 0, out, head.length, body.length);
             System.arraycopy(tail, 0, out, head.length + body.length, tail.length);
@@ -44,6 +38,24 @@ public sealed interface NostrOutput {
 
         public String text() {
             return new String(toByteArray(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * Send one event to its live subscriptions, once each: to connection {@code connectionIds[i]}
+     * the bytes of {@code heads[i]} (its {@code ["EVENT","<subscription id>",}), {@code body} (the
+     * event's JSON) and {@code tail}. A broadcast is stated, not left to be guessed: one output for
+     * every recipient, so an adapter copies the body once, lets every frame share the copy and
+     * releases it after the last. The arrays are shared: never modify them.
+     */
+    record Broadcast(long[] connectionIds, byte[][] heads, byte[] body, byte[] tail) implements NostrOutput {
+        public int recipients() {
+            return connectionIds.length;
+        }
+
+        /** What recipient {@code i} receives, as a {@link Send} (for tests and simple adapters). */
+        public Send sendTo(int i) {
+            return new Send(connectionIds[i], heads[i], body, tail);
         }
     }
 

@@ -57,12 +57,19 @@ final class Outbox {
 
     /** {@code ["EVENT",<subscription id>,<event>]} without copying the event's JSON. */
     void event(Subscription s, SerializedEvent e) {
-        broadcast(s, e, 0);
+        queue.addLast(new NostrOutput.Send(s.connection.id, s.eventHead, e.json(), NostrMessages.eventTail()));
     }
 
-    /** One send of a broadcast: {@code left} of them, this one included, carry {@code e} from here on. */
-    void broadcast(Subscription s, SerializedEvent e, int left) {
-        queue.addLast(new NostrOutput.Send(s.connection.id, s.eventHead, e.json(), NostrMessages.eventTail(), left));
+    /** {@code e} to the first {@code count} of {@code recipients}: one output, two arrays. */
+    void broadcast(List<Subscription> recipients, int count, SerializedEvent e) {
+        long[] ids = new long[count];
+        byte[][] heads = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            Subscription s = recipients.get(i);
+            ids[i] = s.connection.id;
+            heads[i] = s.eventHead;
+        }
+        queue.addLast(new NostrOutput.Broadcast(ids, heads, e.json(), NostrMessages.eventTail()));
     }
 
     void disconnect(long connectionId, int closeCode, String reason) {
@@ -94,6 +101,6 @@ final class Outbox {
     }
 
     private void send(Connection c, byte[] message) {
-        queue.addLast(new NostrOutput.Send(c.id, message, NostrOutput.Send.NONE, NostrOutput.Send.NONE, 0));
+        queue.addLast(new NostrOutput.Send(c.id, message, NostrOutput.Send.NONE, NostrOutput.Send.NONE));
     }
 }

@@ -235,9 +235,9 @@ final class Subscriptions {
                 matched.set(recipients++, s);
             }
         }
-        for (int i = 0; i < recipients; i++) {
-            out.broadcast(matched.get(i), e, recipients - i);
-            NostrCounters.inc(counters.liveDeliveries);
+        if (recipients > 0) {
+            out.broadcast(matched, recipients, e);
+            NostrCounters.add(counters.liveDeliveries, recipients);
         }
         matched.clear();
         NostrCounters.inc(counters.eventsBroadcast);

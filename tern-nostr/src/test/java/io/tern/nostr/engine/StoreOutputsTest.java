@@ -45,6 +45,11 @@ class StoreOutputsTest {
         while ((o = engine.poll()) != null) {
             switch (o) {
                 case NostrOutput.Send s -> sent.add(s.text());
+                case NostrOutput.Broadcast b -> {
+                    for (int i = 0; i < b.recipients(); i++) {
+                        sent.add(b.sendTo(i).text());
+                    }
+                }
                 case NostrOutput.StoreRequest r -> requests.add(r);
                 case NostrOutput.Disconnect d -> throw new AssertionError("unexpected " + d);
                 case NostrOutput.Publish p -> {}

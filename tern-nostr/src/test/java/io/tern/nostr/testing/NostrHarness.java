@@ -33,8 +33,11 @@ public final class NostrHarness {
     public final MemoryEventStore store;
     public final NostrEngine engine;
     public boolean autoSettle = true;
-    /** Every send drained, in order, for tests of the outputs themselves. */
+    /** Every send drained, in order (a broadcast's as one per recipient), for tests of the outputs. */
     public final List<NostrOutput.Send> sends = new ArrayList<>();
+
+    /** Every broadcast drained, in order. */
+    public final List<NostrOutput.Broadcast> broadcasts = new ArrayList<>();
 
     /** Every store request drained, in order, for tests of the store outputs. */
     public final List<NostrOutput.StoreRequest> storeRequests = new ArrayList<>();
@@ -162,10 +165,12 @@ public final class NostrHarness {
         NostrOutput o;
         while ((o = engine.poll()) != null) {
             switch (o) {
-                case NostrOutput.Send s -> {
-                    sends.add(s);
-                    received.computeIfAbsent(s.connectionId(), k -> new ArrayList<>())
-                            .add(s.text());
+                case NostrOutput.Send s -> received(s);
+                case NostrOutput.Broadcast b -> {
+                    broadcasts.add(b);
+                    for (int i = 0; i < b.recipients(); i++) {
+                        received(b.sendTo(i));
+                    }
                 }
                 case NostrOutput.Disconnect d -> disconnects.put(d.connectionId(), d);
                 case NostrOutput.Publish p -> published.add(p.event());
@@ -175,6 +180,11 @@ public final class NostrHarness {
                 }
             }
         }
+    }
+
+    private void received(NostrOutput.Send s) {
+        sends.add(s);
+        received.computeIfAbsent(s.connectionId(), k -> new ArrayList<>()).add(s.text());
     }
 
     /** Every message sent to the connection since the last call, as text. */

@@ -84,6 +84,8 @@ public class NostrBroadcastBenchmark {
         while ((o = engine.poll()) != null) {
             if (o instanceof NostrOutput.Send send) {
                 n += send.length();
+            } else if (o instanceof NostrOutput.Broadcast b) {
+                n += b.recipients() * (b.body().length + b.tail().length);
             }
         }
         return n;
