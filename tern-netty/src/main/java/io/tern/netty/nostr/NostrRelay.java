@@ -19,6 +19,8 @@ import io.tern.nostr.engine.NostrCounters;
 import io.tern.nostr.engine.NostrEngine;
 import io.tern.nostr.engine.NostrOutput;
 import io.tern.nostr.event.Event;
+import io.tern.nostr.event.EventParser;
+import io.tern.nostr.event.ParsedEvent;
 import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import io.tern.nostr.store.StoreCompletionSink;
@@ -250,6 +252,20 @@ public final class NostrRelay implements AutoCloseable {
             });
         } catch (RejectedExecutionException stopping) {
             // The loop is shutting down; its subscribers are going too.
+        }
+    }
+
+    /**
+     * {@link #onPeerEvent(Event)} from the event's wire JSON (what {@code PostgresEventBus}'s
+     * {@code ForeignEvent} carries), parsed on the calling thread, not the engine's. A malformed
+     * one is dropped and logged: the node that accepted it had checked it.
+     */
+    public void onPeerEventJson(byte[] json) {
+        ParsedEvent parsed = EventParser.parseWire(json);
+        if (parsed.isValid()) {
+            onPeerEvent(parsed.event());
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "dropped a malformed event from the fleet's bus: " + parsed.error());
         }
     }
 

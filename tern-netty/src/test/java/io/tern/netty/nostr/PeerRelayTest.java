@@ -88,4 +88,19 @@ class PeerRelayTest {
         assertThat(a.relay().counters().eventsStored()).isZero();
         assertThat(b.relay().counters().eventsStored()).isZero();
     }
+
+    @Test
+    void aStoredEventArrivingAsWireJsonReachesALiveSubscriberWithoutBeingStoredAgain() throws Exception {
+        b = start("b");
+        try (NostrClient onB = new NostrClient(client, uri(b))) {
+            onB.send("[\"REQ\",\"notes\",{\"kinds\":[1],\"limit\":0}]");
+            assertThat(onB.next()).isEqualTo("[\"EOSE\",\"notes\"]");
+            Event note = ALICE.sign(System.currentTimeMillis() / 1000, 1, List.of(), "stored on A");
+            b.relay().onPeerEventJson(note.json());
+            b.relay().onPeerEventJson("{\"not\":\"an event\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(onB.next()).isEqualTo("[\"EVENT\",\"notes\"," + NostrRelayTest.json(note) + "]");
+        }
+        assertThat(b.relay().counters().peerEvents()).isEqualTo(1);
+        assertThat(b.relay().counters().eventsStored()).isZero();
+    }
 }
