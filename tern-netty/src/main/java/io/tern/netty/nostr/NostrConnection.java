@@ -4,12 +4,13 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.tern.netty.websocket.WebSocketConnection;
 import io.tern.netty.websocket.WebSocketListener;
-import java.util.Arrays;
+import io.tern.nostr.engine.CheckedMessage;
 
 /**
  * One client of the relay: the WebSocket listener of its connection. Everything it hears goes to
- * the {@link NostrRelay}, directly when the connection lives on the engine's loop, as a task
- * (with the message copied) when it lives on another.
+ * the {@link NostrRelay}, directly when the connection lives on the engine's loop; when it lives
+ * on another, its message is decoded and its event's signature verified there, on this
+ * connection's loop, and the checked message handed to the engine's loop as a task.
  */
 final class NostrConnection implements WebSocketListener {
     private final NostrRelay relay;
@@ -52,8 +53,8 @@ final class NostrConnection implements WebSocketListener {
         if (onEngineLoop) {
             relay.onMessage(this, buf, offset, length);
         } else {
-            byte[] copy = Arrays.copyOfRange(buf, offset, offset + length);
-            relay.loop().execute(() -> relay.onMessage(this, copy, 0, copy.length));
+            CheckedMessage checked = relay.checker().check(buf, offset, length);
+            relay.loop().execute(() -> relay.onMessage(this, checked));
         }
     }
 

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.tern.netty.loop.EngineLoop;
 import io.tern.netty.loop.LoopClock;
 import io.tern.netty.websocket.WebSocketConnection;
@@ -11,10 +12,15 @@ import io.tern.netty.websocket.WebSocketEndpoint;
 import io.tern.netty.websocket.WebSocketRequest;
 import io.tern.nostr.crypto.SchnorrVerifier;
 import io.tern.nostr.engine.Admission;
+import io.tern.nostr.engine.CheckedMessage;
+import io.tern.nostr.engine.MessageChecker;
 import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.engine.NostrCounters;
 import io.tern.nostr.engine.NostrEngine;
 import io.tern.nostr.engine.NostrOutput;
+import io.tern.nostr.event.Event;
+import io.tern.nostr.event.EventParser;
+import io.tern.nostr.event.ParsedEvent;
 import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import io.tern.nostr.store.StoreCompletionSink;
@@ -26,6 +32,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.agrona.collections.Long2ObjectHashMap;
 
@@ -36,12 +43,13 @@ import org.agrona.collections.Long2ObjectHashMap;
  * server's path ({@link NostrRoutes}); both use {@link #endpoint()}.
  *
  * <p>The adapter does I/O only. After every input (a message, an open or close, a store
- * completion, the timer) its {@link EngineLoop} drains {@link NostrEngine#poll()} until it is empty
+ * completion, an event from the fleet's bus ({@link #onPeerEvent}), the timer) its {@link EngineLoop} drains {@link NostrEngine#poll()} until it is empty
  * and re-arms the one timer from {@link NostrEngine#nextDeadlineNs()}. A connection on the engine's own loop is driven
  * directly, its message handed to the engine in the WebSocket engine's buffer; a connection on
  * another loop (an HTTP server with several threads, or {@code --threads} above 1) has each
- * message copied once and handed over as a task, and its sends of one drain go back as one task
- * per loop. An event broadcast to many subscribers is copied once into direct memory and every
+ * message decoded and its event's id and signature checked on its own loop ({@link
+ * MessageChecker}, the costly part of an EVENT), and the checked message handed over as a task, so
+ * the engine's thread only routes; its sends of one drain go back as one task per loop. An event broadcast to many subscribers is copied once into direct memory and every
  * subscriber's frame carries a slice of it ({@link WebSocketConnection#send(boolean, byte[],
  * ByteBuf, byte[])}); a message for one subscriber is copied once, into its frame.
  */
@@ -60,6 +68,7 @@ public final class NostrRelay implements AutoCloseable {
     private final EventLoop loop;
     private final NostrEngine engine;
     private final EventStore store;
+    private final StoreAgentThreads storeAgents;
     private final WebSocketEndpoint endpoint;
     private final NostrRelayInformationResponses information;
     /** The open connections the engine knows, by id; the engine's loop only. */
@@ -68,7 +77,12 @@ public final class NostrRelay implements AutoCloseable {
     private final Map<EventLoop, List<RemoteSend>> remote = new IdentityHashMap<>();
 
     private final EngineLoop engineLoop;
-    private ByteBuf sharedBody;
+    /** The decoder and signature check of each connection loop other than the engine's. */
+    private final FastThreadLocal<MessageChecker> checkers;
+
+    /** Where the ephemeral events this node accepts go for the other nodes; nowhere on a node alone. */
+    private volatile Consumer<Event> fleetBus = event -> {};
+
     private volatile boolean closed;
 
     private record RemoteSend(NostrConnection target, byte[] head, ByteBuf body, byte[] tail) {}
@@ -84,10 +98,10 @@ public final class NostrRelay implements AutoCloseable {
         this.config = config;
         this.loop = loop;
         this.store = opener.open(this::onCompletion);
+        this.storeAgents = new StoreAgentThreads(store.agents());
         // Built off the loop, so the loop's ticker is read directly, not through its per-turn clock.
         this.engine = new NostrEngine(
                 config,
-                store,
                 verifier,
                 epochSeconds,
                 new SecureRandom(),
@@ -103,6 +117,12 @@ public final class NostrRelay implements AutoCloseable {
                 engine.onTimeout(nowNs);
             }
         });
+        this.checkers = new FastThreadLocal<>() {
+            @Override
+            protected MessageChecker initialValue() {
+                return new MessageChecker(config, verifier);
+            }
+        };
         this.information = new NostrRelayInformationResponses(config, version);
         this.endpoint = new WebSocketEndpoint(NostrWebSocketConfig.of(config), new NostrAcceptor(this));
     }
@@ -179,9 +199,20 @@ public final class NostrRelay implements AutoCloseable {
         drain();
     }
 
-    /** A text message; {@code utf8} is only valid during the call on the engine's loop, else a copy. */
+    /** A text message of a connection on the engine's loop; {@code utf8} is valid during the call only. */
     void onMessage(NostrConnection connection, byte[] utf8, int offset, int length) {
         engine.onMessage(connection.id(), utf8, offset, length, nowNs());
+        drain();
+    }
+
+    /** The calling connection loop's checker (not the engine's loop: it checks in the engine). */
+    MessageChecker checker() {
+        return checkers.get();
+    }
+
+    /** A message checked on its connection's loop; on the engine's loop. */
+    void onMessage(NostrConnection connection, CheckedMessage message) {
+        engine.onMessage(connection.id(), message, nowNs());
         drain();
     }
 
@@ -204,6 +235,47 @@ public final class NostrRelay implements AutoCloseable {
         }
         engine.onBacklog(connection.id(), queuedBytes, nowNs());
         drain();
+    }
+
+    /**
+     * From any thread (the fleet's bus): an event another node stored or published, for the live
+     * subscriptions here ({@link NostrEngine#onPeerEvent}); repeats are dropped by the engine.
+     */
+    public void onPeerEvent(Event event) {
+        if (closed) {
+            return;
+        }
+        try {
+            loop.execute(() -> {
+                engine.onPeerEvent(event, nowNs());
+                drain();
+            });
+        } catch (RejectedExecutionException stopping) {
+            // The loop is shutting down; its subscribers are going too.
+        }
+    }
+
+    /**
+     * {@link #onPeerEvent(Event)} from the event's wire JSON (what {@code PostgresEventBus}'s
+     * {@code ForeignEvent} carries), parsed on the calling thread, not the engine's. A malformed
+     * one is dropped and logged: the node that accepted it had checked it.
+     */
+    public void onPeerEventJson(byte[] json) {
+        ParsedEvent parsed = EventParser.parseWire(json);
+        if (parsed.isValid()) {
+            onPeerEvent(parsed.event());
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "dropped a malformed event from the fleet's bus: " + parsed.error());
+        }
+    }
+
+    /**
+     * Joins a fleet: the ephemeral events this node accepts ({@link NostrOutput.Publish}) go to
+     * {@code publishEphemeral}, called on the engine's loop, which must return at once (queue them).
+     * Events stored here reach the other nodes through the shared store, not through this.
+     */
+    public void publishTo(Consumer<Event> publishEphemeral) {
+        this.fleetBus = publishEphemeral;
     }
 
     /** On a store thread: hands the completion to the engine's loop. */
@@ -234,56 +306,59 @@ public final class NostrRelay implements AutoCloseable {
      * drains too.
      */
     private long drainEngine() {
-        try {
-            for (NostrOutput output = engine.poll(); output != null; output = engine.poll()) {
-                switch (output) {
-                    case NostrOutput.Send send -> send(send);
-                    case NostrOutput.Disconnect disconnect -> disconnect(disconnect);
-                }
+        for (NostrOutput output = engine.poll(); output != null; output = engine.poll()) {
+            switch (output) {
+                case NostrOutput.Send send -> send(send);
+                case NostrOutput.Broadcast broadcast -> broadcast(broadcast);
+                case NostrOutput.Disconnect disconnect -> disconnect(disconnect);
+                case NostrOutput.Publish publish -> fleetBus.accept(publish.event());
+                case NostrOutput.StoreRequest request -> request.carryOut(store);
             }
-        } finally {
-            releaseSharedBody();
         }
         sendRemote();
         return engine.nextDeadlineNs();
     }
 
+    /** A message for one connection: its body wrapped, which the frame copies. */
     private void send(NostrOutput.Send send) {
-        NostrConnection target = connections.get(send.connectionId());
-        if (target != null) {
-            ByteBuf body = body(send);
-            if (target.loop() == loop) {
-                target.send(send.head(), body, send.tail());
-            } else {
-                remote.computeIfAbsent(target.loop(), l -> new ArrayList<>())
-                        .add(new RemoteSend(target, send.head(), body.retain(), send.tail()));
-            }
-        }
-        if (send.broadcastLeft() == 1) {
-            releaseSharedBody();
-        }
+        byte[] bytes = send.body();
+        sendTo(
+                send.connectionId(),
+                send.head(),
+                bytes.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes),
+                send.tail());
     }
 
     /**
-     * The body as the connection sends it: a message of its own wrapped (the frame copies it); an
-     * event the engine broadcasts to several subscriptions copied once into direct memory, which
-     * every frame of that broadcast shares until its last send.
+     * An event for many subscribers: copied once into direct memory, which every frame of the
+     * broadcast shares (a slice each), released after the last send is queued.
      */
-    private ByteBuf body(NostrOutput.Send send) {
-        byte[] bytes = send.body();
-        if (bytes.length == 0) {
-            return Unpooled.EMPTY_BUFFER;
+    private void broadcast(NostrOutput.Broadcast broadcast) {
+        byte[] bytes = broadcast.body();
+        ByteBuf body = broadcast.recipients() > 1
+                ? ByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes)
+                : Unpooled.wrappedBuffer(bytes);
+        try {
+            long[] ids = broadcast.connectionIds();
+            byte[][] heads = broadcast.heads();
+            for (int i = 0; i < ids.length; i++) {
+                sendTo(ids[i], heads[i], body, broadcast.tail());
+            }
+        } finally {
+            body.release();
         }
-        if (sharedBody == null && send.broadcastLeft() > 1) {
-            sharedBody = ByteBufAllocator.DEFAULT.directBuffer(bytes.length).writeBytes(bytes);
-        }
-        return send.broadcastLeft() > 0 && sharedBody != null ? sharedBody : Unpooled.wrappedBuffer(bytes);
     }
 
-    private void releaseSharedBody() {
-        if (sharedBody != null) {
-            sharedBody.release();
-            sharedBody = null;
+    private void sendTo(long connectionId, byte[] head, ByteBuf body, byte[] tail) {
+        NostrConnection target = connections.get(connectionId);
+        if (target == null) {
+            return;
+        }
+        if (target.loop() == loop) {
+            target.send(head, body, tail);
+        } else {
+            remote.computeIfAbsent(target.loop(), l -> new ArrayList<>())
+                    .add(new RemoteSend(target, head, body.retain(), tail));
         }
     }
 
@@ -319,14 +394,14 @@ public final class NostrRelay implements AutoCloseable {
     }
 
     /**
-     * Stops the timer and closes the store (its threads finish their current batch first). Close
+     * Stops the timer and closes the store (its agents finish the writes already submitted first). Close
      * the listeners and connections before: the engine is not told about connections still open.
      */
     @Override
     public void close() {
         closed = true;
         if (loop.isShuttingDown()) {
-            store.close();
+            closeStore();
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
@@ -341,6 +416,12 @@ public final class NostrRelay implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        closeStore();
+    }
+
+    /** Stops the store's agents (after the writes already submitted) and closes it. */
+    private void closeStore() {
+        storeAgents.close();
         store.close();
     }
 }

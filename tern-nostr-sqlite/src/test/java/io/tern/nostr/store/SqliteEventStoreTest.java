@@ -20,17 +20,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The threaded SQLite store: commit before completion, batching, visibility, persistence. */
+/** The SQLite store with its agents stepped by the test: commit before completion, batching, visibility, persistence. */
 class SqliteEventStoreTest {
     private static final long T = 1_700_000_000L;
     private final Keys alice = Keys.fromSeed(1);
@@ -42,17 +39,11 @@ class SqliteEventStoreTest {
         return SqliteStoreConfig.defaults(dir.resolve("relay.db"));
     }
 
-    private static StoreCompletion take(LinkedBlockingQueue<StoreCompletion> q) throws InterruptedException {
-        StoreCompletion c = q.poll(30, TimeUnit.SECONDS);
-        assertThat(c).as("a completion within 30 s").isNotNull();
-        return c;
-    }
-
     @Test
     void aWriteCompletesOnlyAfterItsTransactionCommitted() throws Exception {
         String url = "jdbc:sqlite:" + dir.resolve("relay.db");
         List<Boolean> visibleAtCompletion = new ArrayList<>();
-        LinkedBlockingQueue<StoreCompletion> done = new LinkedBlockingQueue<>();
+        List<StoreCompletion> done = new ArrayList<>();
         List<Event> events = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             events.add(alice.sign(T, 1, List.of(), "e" + i));
@@ -78,51 +69,56 @@ class SqliteEventStoreTest {
             for (int i = 0; i < events.size(); i++) {
                 store.write(i, events.get(i));
             }
-            for (int i = 0; i < events.size(); i++) {
-                assertThat(((StoreCompletion.Written) take(done)).outcome()).isEqualTo(WriteOutcome.STORED);
-            }
+            assertThat(done).as("nothing is answered until the writer runs").isEmpty();
+            assertThat(store.writer().doWork()).isEqualTo(20);
+            assertThat(done)
+                    .hasSize(20)
+                    .allSatisfy(c ->
+                            assertThat(((StoreCompletion.Written) c).outcome()).isEqualTo(WriteOutcome.STORED));
         }
         assertThat(visibleAtCompletion).hasSize(20).containsOnly(true);
     }
 
     @Test
     void writesWaitingTogetherAreCommittedInOneTransaction() throws Exception {
-        CountDownLatch allSubmitted = new CountDownLatch(1);
-        AtomicInteger completed = new AtomicInteger();
-        CountDownLatch allDone = new CountDownLatch(1000);
-        try (SqliteEventStore store = SqliteEventStore.open(
-                config(),
-                true,
-                c -> {
-                    if (completed.getAndIncrement() == 0) {
-                        try {
-                            // Hold the writer in its first batch until everything else is queued.
-                            allSubmitted.await(30, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                    allDone.countDown();
-                },
-                System::nanoTime)) {
+        List<StoreCompletion> done = new ArrayList<>();
+        try (SqliteEventStore store = SqliteEventStore.open(config(), true, done::add, System::nanoTime)) {
             List<Event> events = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
                 events.add(alice.sign(T, 1, List.of(), "b" + i));
             }
             store.write(0, events.get(0));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (store.committedBatches() == 0 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
+            assertThat(store.writer().doWork()).isEqualTo(1);
             assertThat(store.committedBatches()).as("first batch committed").isEqualTo(1);
+            assertThat(done).hasSize(1);
             for (int i = 1; i < 1000; i++) {
                 store.write(i, events.get(i));
             }
-            allSubmitted.countDown();
-            assertThat(allDone.await(60, TimeUnit.SECONDS)).isTrue();
-            // 1 + 999 in batches of at most 512
+            // 999 waiting, in batches of at most 512
+            assertThat(store.writer().doWork()).isEqualTo(512);
+            assertThat(done).hasSize(513);
+            assertThat(store.writer().doWork()).isEqualTo(487);
+            assertThat(store.writer().doWork()).as("nothing left").isZero();
             assertThat(store.committedBatches()).isEqualTo(3);
             assertThat(store.committedEvents()).isEqualTo(1000);
+            assertThat(done)
+                    .extracting(StoreCompletion::requestId)
+                    .as("completed in the order written")
+                    .isSorted()
+                    .hasSize(1000);
+        }
+    }
+
+    @Test
+    void aPurgeWaitingWithWritesRunsAfterTheirCommit() throws Exception {
+        List<StoreCompletion> done = new ArrayList<>();
+        try (SqliteEventStore store = SqliteEventStore.open(config(), true, done::add, System::nanoTime)) {
+            Event expiring = alice.sign(T, 1, List.of(List.of("expiration", String.valueOf(T + 10))), "soon gone");
+            store.write(1, expiring);
+            store.purgeExpired(T + 10);
+            assertThat(store.writer().doWork()).isEqualTo(2);
+            assertThat(done).hasSize(1);
+            assertThat(store.purgedEvents()).isEqualTo(1);
         }
     }
 
@@ -168,59 +164,92 @@ class SqliteEventStoreTest {
         assertThatThrownBy(() -> SqliteBackend.open(config(), true)).hasMessageContaining("database schema version 99");
     }
 
-    /** The engine over the real store, completions crossing threads as an adapter would hand them over. */
+    /** The engine over the real store, its agents stepped by the test as the server's threads would run them. */
     @Test
     void theEngineOverSqlite() throws Exception {
-        LinkedBlockingQueue<StoreCompletion> completions = new LinkedBlockingQueue<>();
+        ArrayDeque<StoreCompletion> completions = new ArrayDeque<>();
         FakeClock clock = new FakeClock();
         try (SqliteEventStore store = SqliteEventStore.open(config(), true, completions::add, System::nanoTime)) {
             NostrEngine engine = new NostrEngine(
-                    NostrConfig.defaults(), store, Keys.secp(), clock::epochSeconds, new Random(1), clock.nowNs());
+                    NostrConfig.defaults(), Keys.secp(), clock::epochSeconds, new Random(1), clock.nowNs());
             engine.onOpen(1, "127.0.0.1", "localhost:7777", clock.nowNs());
-            drain(engine);
+            drain(engine, store);
             long now = clock.epochSeconds();
             Event note = alice.sign(now, 1, List.of(List.of("t", "tern")), "over sqlite");
             Event profile1 = alice.sign(now - 5, 0, List.of(), "{\"name\":\"a\"}");
             Event profile2 = alice.sign(now, 0, List.of(), "{\"name\":\"b\"}");
+            List<String> out = new ArrayList<>();
             for (Event e : List.of(note, profile1, profile2)) {
-                send(engine, "[\"EVENT\"," + new String(e.json(), StandardCharsets.UTF_8) + "]", clock);
+                out.addAll(
+                        send(engine, store, "[\"EVENT\"," + new String(e.json(), StandardCharsets.UTF_8) + "]", clock));
             }
-            List<String> oks = pumpUntil(engine, completions, clock, 3, "OK");
+            assertThat(out).as("no OK before the writer commits").isEmpty();
+            assertThat(store.writer().doWork())
+                    .as("the three writes in one batch")
+                    .isEqualTo(3);
+            List<String> oks = deliver(engine, store, completions, clock);
             assertThat(oks).hasSize(3).allSatisfy(m -> assertThat(m).contains(",true,"));
-            send(engine, "[\"REQ\",\"s\",{\"authors\":[\"" + alice.pubkey() + "\"]}]", clock);
-            List<String> got = pumpUntil(engine, completions, clock, 1, "EOSE");
+
+            assertThat(send(engine, store, "[\"REQ\",\"s\",{\"authors\":[\"" + alice.pubkey() + "\"]}]", clock))
+                    .isEmpty();
+            List<String> got = stepReader(engine, store, completions, clock);
             assertThat(got).hasSize(3);
             assertThat(got.get(0)).contains(note.id()).startsWith("[\"EVENT\",\"s\",");
             assertThat(got.get(1)).contains(profile2.id());
-            send(engine, "[\"COUNT\",\"c\",{\"#t\":[\"tern\"]}]", clock);
-            assertThat(pumpUntil(engine, completions, clock, 1, "COUNT"))
+            assertThat(got.get(2)).isEqualTo("[\"EOSE\",\"s\"]");
+
+            send(engine, store, "[\"COUNT\",\"c\",{\"#t\":[\"tern\"]}]", clock);
+            assertThat(stepReader(engine, store, completions, clock))
                     .containsExactly("[\"COUNT\",\"c\",{\"count\":1}]");
         }
     }
 
-    private static void send(NostrEngine engine, String text, FakeClock clock) {
+    private static List<String> send(NostrEngine engine, EventStore store, String text, FakeClock clock) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
         engine.onMessage(1, b, 0, b.length, clock.nowNs());
+        return drain(engine, store);
     }
 
-    private static List<String> drain(NostrEngine engine) {
+    /** Drains the engine as the adapter does: sends collected as text, store requests carried out. */
+    private static List<String> drain(NostrEngine engine, EventStore store) {
         List<String> out = new ArrayList<>();
         NostrOutput o;
         while ((o = engine.poll()) != null) {
-            out.add(((NostrOutput.Send) o).text());
+            switch (o) {
+                case NostrOutput.Send s -> out.add(s.text());
+                case NostrOutput.Broadcast b -> {
+                    for (int i = 0; i < b.recipients(); i++) {
+                        out.add(b.sendTo(i).text());
+                    }
+                }
+                case NostrOutput.StoreRequest r -> r.carryOut(store);
+                case NostrOutput.Disconnect d -> throw new AssertionError("unexpected " + d);
+                case NostrOutput.Publish p -> {}
+            }
         }
         return out;
     }
 
-    /** Feeds completions until {@code n} messages of type {@code verb} have come out; returns everything sent. */
-    private static List<String> pumpUntil(
-            NostrEngine engine, LinkedBlockingQueue<StoreCompletion> completions, FakeClock clock, int n, String verb)
-            throws InterruptedException {
-        List<String> out = new ArrayList<>(drain(engine));
-        while (out.stream().filter(m -> m.startsWith("[\"" + verb + "\"")).count() < n) {
-            engine.onStoreCompletion(take(completions), clock.nowNs());
-            out.addAll(drain(engine));
+    /** Hands the completions emitted so far to the engine; returns everything it sent. */
+    private static List<String> deliver(
+            NostrEngine engine, EventStore store, ArrayDeque<StoreCompletion> completions, FakeClock clock) {
+        List<String> out = new ArrayList<>();
+        StoreCompletion c;
+        while ((c = completions.poll()) != null) {
+            engine.onStoreCompletion(c, clock.nowNs());
+            out.addAll(drain(engine, store));
         }
+        return out;
+    }
+
+    /** Steps the reader until it has nothing left (bounded), delivering its completions. */
+    private static List<String> stepReader(
+            NostrEngine engine, SqliteEventStore store, ArrayDeque<StoreCompletion> completions, FakeClock clock) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < 1000 && store.reader().doWork() > 0; i++) {
+            out.addAll(deliver(engine, store, completions, clock));
+        }
+        assertThat(store.reader().pending()).as("the reader finished").isZero();
         return out;
     }
 }

@@ -1,30 +1,26 @@
 package io.tern.nostr.engine;
 
-import io.tern.nostr.crypto.SchnorrVerifier;
 import io.tern.nostr.event.Event;
-import io.tern.nostr.event.EventHasher;
 import io.tern.nostr.event.KindClass;
 import io.tern.nostr.limit.RateLimiter;
 import io.tern.nostr.message.Prefix;
-import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * EVENT and AUTH: the checks in order of cost (authentication, rate limits, policy, then the id
- * hash and the signature), then the store; the OK for a stored event waits for its commit, and
- * only a committed (or ephemeral) event is broadcast. Owns the table of writes in flight.
+ * hash and the signature, whose outcome the {@link MessageChecker} brings), then a {@link NostrOutput.StoreWrite}; the OK for a stored event waits
+ * for its {@link StoreCompletion.Written}, which the store sends after its commit, and only a
+ * committed (or ephemeral) event is broadcast. An ephemeral event is also published to the fleet's
+ * bus ({@link NostrOutput.Publish}); a stored one reaches the other nodes through the store. Owns the table of writes in flight.
  */
 final class EventIngest {
     private final NostrConfig config;
-    private final EventStore store;
-    private final SchnorrVerifier verifier;
     private final Outbox out;
     private final NostrCounters counters;
     private final Subscriptions subscriptions;
     private final RequestIds requestIds;
     private final EventPolicy policy;
-    private final EventHasher hasher = new EventHasher();
     private final RateLimiter eventsPerIp;
     private final RateLimiter eventsPerPubkey;
     private final Long2ObjectHashMap<PendingWrite> writes = new Long2ObjectHashMap<>();
@@ -33,15 +29,11 @@ final class EventIngest {
 
     EventIngest(
             NostrConfig config,
-            EventStore store,
-            SchnorrVerifier verifier,
             Outbox out,
             NostrCounters counters,
             Subscriptions subscriptions,
             RequestIds requestIds) {
         this.config = config;
-        this.store = store;
-        this.verifier = verifier;
         this.out = out;
         this.counters = counters;
         this.subscriptions = subscriptions;
@@ -53,9 +45,10 @@ final class EventIngest {
                 config.eventsPerSecondPerPubkey(), config.eventBurstPerPubkey(), config.rateLimitKeys());
     }
 
-    void onEvent(Connection c, Event e, long nowNs, long nowSeconds) {
+    /** @param problem what the {@link MessageChecker} found wrong with the id or signature, or null */
+    void onEvent(Connection c, Event e, String problem, long nowNs, long nowSeconds) {
         NostrCounters.inc(counters.eventsReceived);
-        String refusal = refusal(c, e, nowNs, nowSeconds);
+        String refusal = refusal(c, e, problem, nowNs, nowSeconds);
         if (refusal != null) {
             answer(c, e.id(), false, refusal);
             return;
@@ -63,16 +56,19 @@ final class EventIngest {
         if (e.kindClass() == KindClass.EPHEMERAL) {
             NostrCounters.inc(counters.eventsEphemeral);
             out.ok(c, e.id(), true, "");
-            subscriptions.broadcast(e);
+            // An event the bus brought here already came from another node: not sent back.
+            if (subscriptions.broadcast(e)) {
+                out.publish(e);
+            }
             return;
         }
         long requestId = requestIds.next();
         writes.put(requestId, new PendingWrite(c, e));
-        store.write(requestId, e);
+        out.storeWrite(requestId, e);
     }
 
     /** Why {@code e} is refused (with its prefix), or null once it is verified and acceptable. */
-    private String refusal(Connection c, Event e, long nowNs, long nowSeconds) {
+    private String refusal(Connection c, Event e, String problem, long nowNs, long nowSeconds) {
         if (config.authMode().requiredToWrite() && !c.isAuthenticated()) {
             return Prefix.AUTH_REQUIRED.message("this relay only accepts events from authenticated clients (NIP-42)");
         }
@@ -82,24 +78,14 @@ final class EventIngest {
         if (!eventsPerPubkey.tryAcquire(e.pubkey(), nowNs)) {
             return Prefix.RATE_LIMITED.message("too many events from this pubkey, slow down");
         }
-        String problem = policy.problem(e, nowSeconds);
-        return problem != null ? problem : verification(e);
+        String policyProblem = policy.problem(e, nowSeconds);
+        return policyProblem != null ? policyProblem : problem;
     }
 
-    private String verification(Event e) {
-        if (!hasher.idMatches(e)) {
-            return Prefix.INVALID.message("event id does not match the event's hash");
-        }
-        if (!verifier.verify(e.sigBytes(), e.idBytes(), e.pubkeyBytes())) {
-            return Prefix.INVALID.message("signature does not verify");
-        }
-        return null;
-    }
-
-    void onAuth(Connection c, Event e, long nowNs, long nowSeconds) {
+    void onAuth(Connection c, Event e, String problem, long nowNs, long nowSeconds) {
         String refusal = eventsPerIp.tryAcquire(c.ip, nowNs) ? null : Prefix.RATE_LIMITED.message("slow down");
         if (refusal == null) {
-            refusal = verification(e);
+            refusal = problem;
         }
         if (refusal == null) {
             refusal = AuthCheck.problem(e, c, config.publicUrl(), nowSeconds, config.authWindowSeconds());

@@ -25,6 +25,8 @@ public final class NostrCounters {
     final AtomicLong eventsStored = new AtomicLong();
     final AtomicLong eventsEphemeral = new AtomicLong();
     final AtomicLong eventsBroadcast = new AtomicLong();
+    final AtomicLong peerEvents = new AtomicLong();
+    final AtomicLong broadcastsSuppressed = new AtomicLong();
     final AtomicLong liveDeliveries = new AtomicLong();
     final AtomicLong storedDeliveries = new AtomicLong();
     final AtomicLongArray eventsRejected = new AtomicLongArray(Prefix.values().length);
@@ -40,6 +42,10 @@ public final class NostrCounters {
 
     static void inc(AtomicLong c) {
         c.lazySet(c.get() + 1);
+    }
+
+    static void add(AtomicLong c, long n) {
+        c.lazySet(c.get() + n);
     }
 
     static void dec(AtomicLong c) {
@@ -108,6 +114,16 @@ public final class NostrCounters {
     /** Events fanned out to live subscribers (stored or ephemeral). */
     public long eventsBroadcast() {
         return eventsBroadcast.get();
+    }
+
+    /** Events handed in from other nodes of the fleet ({@link NostrEngine#onPeerEvent}). */
+    public long peerEvents() {
+        return peerEvents.get();
+    }
+
+    /** Events not broadcast because they had been already (a peer's echo, a repeat). */
+    public long broadcastsSuppressed() {
+        return broadcastsSuppressed.get();
     }
 
     /** EVENT messages sent to live subscriptions. */

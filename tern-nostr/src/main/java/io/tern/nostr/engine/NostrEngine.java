@@ -1,11 +1,10 @@
 package io.tern.nostr.engine;
 
 import io.tern.nostr.crypto.SchnorrVerifier;
+import io.tern.nostr.event.Event;
 import io.tern.nostr.event.Hex;
 import io.tern.nostr.message.ClientMessage;
-import io.tern.nostr.message.ClientMessageDecoder;
 import io.tern.nostr.message.Prefix;
-import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
@@ -16,11 +15,21 @@ import org.agrona.collections.Long2ObjectHashMap;
  *
  * <p>Inputs are method calls with the caller's monotonic {@code nowNs}: {@link #onOpen},
  * {@link #onMessage} (one WebSocket text message), {@link #onClose}, {@link #onBacklog} (the
- * connection's unsent bytes), {@link #onStoreCompletion} (the store's answers) and
- * {@link #onTimeout} (at {@link #nextDeadlineNs()}). After each input the adapter drains
+ * connection's unsent bytes), {@link #onPeerEvent} (an event from another node of the fleet),
+ * {@link #onStoreCompletion} (the store's answers) and {@link #onTimeout} (at {@link
+ * #nextDeadlineNs()}). After each input the adapter drains
  * {@link #poll()} until it returns null. The wall clock (created_at checks, NIP-40) and the random
- * source (NIP-42 challenges) are injected. The engine calls only its {@link EventStore}, whose
- * completions come back later as inputs; it never calls the adapter.
+ * source (NIP-42 challenges) are injected. The engine calls nothing: what it wants of the store
+ * (writes, queries, counts, cancels, purges) are outputs too ({@link NostrOutput.StoreRequest}),
+ * which the adapter carries out and whose answers come back as {@link #onStoreCompletion}.
+ *
+ * <p><b>A fleet.</b> Several nodes share one store and a bus between them (PostgreSQL NOTIFY, then
+ * reads by sequence id). The seam is two-way and the engine stays unaware of the bus: what other
+ * nodes stored or published comes in as {@link #onPeerEvent} and goes to the live subscriptions
+ * here, once each; the ephemeral events this node accepted go out as {@link NostrOutput.Publish}
+ * for the bus to carry. Events this node stored need no output: the other nodes' buses read them
+ * from the shared store. Repeats are dropped by id, so the bus may deliver an event twice or echo
+ * this node's own.
  *
  * <p>One thread at a time: all inputs must come from the same thread (or be serialised).
  */
@@ -31,12 +40,11 @@ public final class NostrEngine {
     private final NostrConfig config;
     private final RandomGenerator random;
     private final LongSupplier epochSeconds;
-    private final EventStore store;
     private final NostrCounters counters = new NostrCounters();
     private final Outbox out = new Outbox(counters);
     private final Long2ObjectHashMap<Connection> connections = new Long2ObjectHashMap<>();
     private final io.tern.nostr.limit.ConnectionCounter perIp;
-    private final ClientMessageDecoder decoder;
+    private final MessageChecker checker;
     private final Subscriptions subscriptions;
     private final EventIngest ingest;
     private long nextPurgeNs;
@@ -48,22 +56,20 @@ public final class NostrEngine {
      */
     public NostrEngine(
             NostrConfig config,
-            EventStore store,
             SchnorrVerifier verifier,
             LongSupplier epochSeconds,
             RandomGenerator random,
             long nowNs) {
         this.config = config;
-        this.store = store;
         this.epochSeconds = epochSeconds;
         this.random = random;
         this.perIp = new io.tern.nostr.limit.ConnectionCounter(config.maxConnectionsPerIp());
-        this.decoder = new ClientMessageDecoder(config.maxFilters(), config.maxSubscriptionIdLength());
+        this.checker = new MessageChecker(config, verifier);
         RequestIds ids = new RequestIds();
         // With NIP-40 off the store is asked about time -1, before any expiration: nothing expires.
         LongSupplier storeSeconds = config.nip40() ? epochSeconds : () -> -1L;
-        this.subscriptions = new Subscriptions(config, store, out, counters, storeSeconds, ids);
-        this.ingest = new EventIngest(config, store, verifier, out, counters, subscriptions, ids);
+        this.subscriptions = new Subscriptions(config, out, counters, storeSeconds, ids);
+        this.ingest = new EventIngest(config, out, counters, subscriptions, ids);
         this.nextPurgeNs = config.nip40() ? nowNs + config.purgeIntervalNs() : Long.MAX_VALUE;
     }
 
@@ -114,18 +120,29 @@ public final class NostrEngine {
         return Admission.ACCEPTED;
     }
 
-    /** One complete text message from the client, as UTF-8 (the WebSocket layer has validated it). */
+    /**
+     * One complete text message from the client, as UTF-8 (the WebSocket layer has validated it),
+     * decoded and checked here, on the engine's thread. An adapter with several threads checks it
+     * on the connection's instead ({@link MessageChecker}) and calls {@link #onMessage(long,
+     * CheckedMessage, long)}.
+     */
     public void onMessage(long connectionId, byte[] utf8, int offset, int length, long nowNs) {
+        if (connections.containsKey(connectionId)) {
+            onMessage(connectionId, checker.check(utf8, offset, length), nowNs);
+        }
+    }
+
+    /** One message already decoded and checked by a {@link MessageChecker} on another thread. */
+    public void onMessage(long connectionId, CheckedMessage m, long nowNs) {
         Connection c = connections.get(connectionId);
         if (c == null) {
             return;
         }
-        if (length > config.maxMessageBytes()) {
-            out.notice(c, Prefix.INVALID.message("message too large (at most " + config.maxMessageBytes() + " bytes)"));
-            return;
-        }
         try {
-            dispatch(c, decoder.decode(utf8, offset, length), nowNs);
+            if (m.failed()) {
+                throw new IllegalStateException("the message checker failed");
+            }
+            dispatch(c, m, nowNs);
         } catch (RuntimeException e) {
             // A bug must not take the relay down nor leak into other connections: answer and count it.
             NostrCounters.inc(counters.internalErrors);
@@ -133,13 +150,15 @@ public final class NostrEngine {
         }
     }
 
-    private void dispatch(Connection c, ClientMessage m, long nowNs) {
-        switch (m) {
-            case ClientMessage.EventMessage em -> ingest.onEvent(c, em.event(), nowNs, epochSeconds.getAsLong());
+    private void dispatch(Connection c, CheckedMessage checked, long nowNs) {
+        String problem = checked.eventProblem();
+        switch (checked.message()) {
+            case ClientMessage.EventMessage em ->
+                ingest.onEvent(c, em.event(), problem, nowNs, epochSeconds.getAsLong());
             case ClientMessage.Req req -> subscriptions.onReq(c, req, nowNs);
             case ClientMessage.Close close -> subscriptions.onClose(c, close.subscriptionId());
             case ClientMessage.Count count -> subscriptions.onCount(c, count, nowNs);
-            case ClientMessage.Auth auth -> ingest.onAuth(c, auth.event(), nowNs, epochSeconds.getAsLong());
+            case ClientMessage.Auth auth -> ingest.onAuth(c, auth.event(), problem, nowNs, epochSeconds.getAsLong());
             case ClientMessage.Invalid invalid -> invalid(c, invalid);
         }
     }
@@ -204,6 +223,24 @@ public final class NostrEngine {
         }
     }
 
+    /**
+     * An event stored or published on another node of the fleet (the bus between the nodes hands
+     * it in): it goes to the matching live subscriptions here, exactly once each, and is not
+     * stored, verified, acknowledged nor published again (the node that took it did all that). An
+     * event already broadcast here, from a client or from the bus, among the last {@link
+     * NostrConfig#recentBroadcasts()} broadcasts is dropped, so the bus may echo this node's own
+     * events and deliver others more than once. An event expired by NIP-40 is dropped too.
+     *
+     * @return whether the event was broadcast (false: a repeat, or expired)
+     */
+    public boolean onPeerEvent(Event event, long nowNs) {
+        NostrCounters.inc(counters.peerEvents);
+        if (config.nip40() && event.isExpiredAt(epochSeconds.getAsLong())) {
+            return false;
+        }
+        return subscriptions.broadcast(event);
+    }
+
     /** When {@link #onTimeout} should next be called; {@link Long#MAX_VALUE} for never. */
     public long nextDeadlineNs() {
         return Math.min(nextPurgeNs, subscriptions.nextDeadlineNs());
@@ -213,7 +250,7 @@ public final class NostrEngine {
     public void onTimeout(long nowNs) {
         subscriptions.onTimeout(nowNs);
         if (nowNs >= nextPurgeNs) {
-            store.purgeExpired(epochSeconds.getAsLong());
+            out.storePurge(epochSeconds.getAsLong());
             nextPurgeNs = nowNs + config.purgeIntervalNs();
         }
     }

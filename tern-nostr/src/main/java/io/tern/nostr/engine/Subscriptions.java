@@ -8,7 +8,6 @@ import io.tern.nostr.live.LiveIndex;
 import io.tern.nostr.message.ClientMessage;
 import io.tern.nostr.message.NostrMessages;
 import io.tern.nostr.message.Prefix;
-import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -23,7 +22,6 @@ import org.agrona.collections.Long2ObjectHashMap;
  */
 final class Subscriptions {
     private final NostrConfig config;
-    private final EventStore store;
     private final Outbox out;
     private final NostrCounters counters;
     private final LongSupplier storeSeconds;
@@ -36,6 +34,8 @@ final class Subscriptions {
     private final ArrayDeque<long[]> timeouts = new ArrayDeque<>();
 
     private final List<Subscription> matched = new ArrayList<>();
+    /** Events already broadcast, so that one reaching the engine again goes out once. */
+    private final RecentIds broadcastIds;
 
     private record PendingCount(Connection connection, String subscriptionId) {}
 
@@ -44,18 +44,13 @@ final class Subscriptions {
      *     off, so that nothing counts as expired)
      */
     Subscriptions(
-            NostrConfig config,
-            EventStore store,
-            Outbox out,
-            NostrCounters counters,
-            LongSupplier storeSeconds,
-            RequestIds requestIds) {
+            NostrConfig config, Outbox out, NostrCounters counters, LongSupplier storeSeconds, RequestIds requestIds) {
         this.config = config;
-        this.store = store;
         this.out = out;
         this.counters = counters;
         this.storeSeconds = storeSeconds;
         this.requestIds = requestIds;
+        this.broadcastIds = new RecentIds(config.recentBroadcasts());
         this.reqsPerIp = new RateLimiter(config.reqsPerSecondPerIp(), config.reqBurstPerIp(), config.rateLimitKeys());
     }
 
@@ -91,7 +86,7 @@ final class Subscriptions {
         s.startQuery(requestId);
         queries.put(requestId, s);
         timeouts.addLast(new long[] {nowNs + config.queryTimeoutNs(), requestId});
-        store.query(requestId, List.copyOf(stored), storeSeconds.getAsLong());
+        out.storeQuery(requestId, List.copyOf(stored), storeSeconds.getAsLong());
     }
 
     void onCount(Connection c, ClientMessage.Count count, long nowNs) {
@@ -117,7 +112,7 @@ final class Subscriptions {
         c.counts.put(id, requestId);
         counts.put(requestId, new PendingCount(c, id));
         timeouts.addLast(new long[] {nowNs + config.queryTimeoutNs(), requestId});
-        store.count(requestId, filters, storeSeconds.getAsLong());
+        out.storeCount(requestId, filters, storeSeconds.getAsLong());
     }
 
     /** Why a REQ or COUNT is refused now (with its prefix), or null. */
@@ -148,7 +143,7 @@ final class Subscriptions {
         live.remove(s);
         if (s.querying()) {
             queries.remove(s.queryRequestId);
-            store.cancel(s.queryRequestId);
+            out.storeCancel(s.queryRequestId);
             s.endQuery();
         }
         NostrCounters.dec(counters.subscriptionsOpen);
@@ -158,7 +153,7 @@ final class Subscriptions {
         Long requestId = c.counts.remove(subscriptionId);
         if (requestId != null) {
             counts.remove(requestId.longValue());
-            store.cancel(requestId);
+            out.storeCancel(requestId);
         }
     }
 
@@ -221,8 +216,16 @@ final class Subscriptions {
         counters.queryTime(nowNs - s.startedNs);
     }
 
-    /** Sends a new event to every live subscription it matches, once each. */
-    void broadcast(Event e) {
+    /**
+     * Sends a new event to every live subscription it matches, once each; an event broadcast
+     * among the last {@link NostrConfig#recentBroadcasts()} is not sent again. Returns false for such a
+     * repeat.
+     */
+    boolean broadcast(Event e) {
+        if (!broadcastIds.add(e.idBytes())) {
+            NostrCounters.inc(counters.broadcastsSuppressed);
+            return false;
+        }
         matched.clear();
         live.match(e, matched);
         int recipients = 0;
@@ -232,12 +235,13 @@ final class Subscriptions {
                 matched.set(recipients++, s);
             }
         }
-        for (int i = 0; i < recipients; i++) {
-            out.broadcast(matched.get(i), e, recipients - i);
-            NostrCounters.inc(counters.liveDeliveries);
+        if (recipients > 0) {
+            out.broadcast(matched, recipients, e);
+            NostrCounters.add(counters.liveDeliveries, recipients);
         }
         matched.clear();
         NostrCounters.inc(counters.eventsBroadcast);
+        return true;
     }
 
     long nextDeadlineNs() {
@@ -258,7 +262,7 @@ final class Subscriptions {
             long requestId = head[1];
             Subscription s = queries.remove(requestId);
             if (s != null) {
-                store.cancel(requestId);
+                out.storeCancel(requestId);
                 NostrCounters.inc(counters.queriesTimedOut);
                 // Fewer stored events than asked for is allowed (NIP-01); the subscription stays live.
                 endStoredPhase(s, nowNs);
@@ -266,7 +270,7 @@ final class Subscriptions {
             }
             PendingCount p = counts.remove(requestId);
             if (p != null) {
-                store.cancel(requestId);
+                out.storeCancel(requestId);
                 p.connection().counts.remove(p.subscriptionId());
                 out.closed(p.connection(), p.subscriptionId(), Prefix.ERROR.message("the count took too long"));
             }

@@ -146,6 +146,17 @@ public final class Event implements SerializedEvent {
         return j;
     }
 
+    boolean hasJson() {
+        return json != null;
+    }
+
+    /** Takes {@code wire} as {@link #json()} unless it is already made ({@link EventHasher}'s by-product). */
+    void adoptJson(byte[] wire) {
+        if (json == null) {
+            json = wire;
+        }
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Event e && e.id.equals(id) && e.sig.equals(sig);

@@ -33,7 +33,7 @@ public final class EventJson {
         w.ascii(",\"sig\":\"").ascii(e.sig()).ascii("\"}");
     }
 
-    private static void writeTags(JsonWriter w, List<List<String>> tags) {
+    static void writeTags(JsonWriter w, List<List<String>> tags) {
         w.raw('[');
         for (int i = 0; i < tags.size(); i++) {
             if (i > 0) {

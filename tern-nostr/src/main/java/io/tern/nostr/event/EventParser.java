@@ -29,6 +29,26 @@ public final class EventParser {
 
     private EventParser() {}
 
+    /**
+     * An event's wire JSON as another node of a fleet stored or sent it (the bus carries it so),
+     * parsed, its id and signature not checked again; the bytes become the event's {@link
+     * Event#json()}. Never throws: malformed JSON gives a {@link ParsedEvent} with an error.
+     */
+    public static ParsedEvent parseWire(byte[] json) {
+        try (JsonParser p = io.tern.nostr.json.Json.parser(json, 0, json.length)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return new ParsedEvent(null, "an event must be a JSON object", null);
+            }
+            ParsedEvent parsed = parse(p);
+            if (parsed.isValid()) {
+                parsed.event().adoptJson(json);
+            }
+            return parsed;
+        } catch (tools.jackson.core.JacksonException e) {
+            return new ParsedEvent(null, "malformed JSON", null);
+        }
+    }
+
     /** Parses the object that starts at the parser's current token ({@code START_OBJECT}). */
     public static ParsedEvent parse(JsonParser p) {
         String id = null;

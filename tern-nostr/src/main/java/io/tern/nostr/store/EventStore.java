@@ -5,10 +5,12 @@ import io.tern.nostr.filter.Filter;
 import java.util.List;
 
 /**
- * Where events are kept, as the relay engine sees it: asynchronous, so the engine stays sans-IO.
- * Every method returns at once; its result arrives later as a {@link StoreCompletion} through the
- * {@link StoreCompletionSink} the store was built with, and the adapter hands each one to
- * {@code NostrEngine.onStoreCompletion} on the engine's thread. A store never calls the engine.
+ * Where events are kept: the store the adapter runs for the relay engine. The engine never calls
+ * it; it queues its wishes as {@code NostrOutput.StoreRequest} outputs, and the adapter carries
+ * each out with one call here. Every method returns at once; its result arrives later as a
+ * {@link StoreCompletion} through the {@link StoreCompletionSink} the store was built with, and
+ * the adapter hands each one to {@code NostrEngine.onStoreCompletion} on the engine's thread. A
+ * store never calls the engine.
  *
  * <p>Every implementation keeps NIP-01/09/40 semantics identically (see
  * {@link MemoryEvents}, the reference): duplicates by id; replaceable and addressable events by
@@ -38,7 +40,19 @@ public interface EventStore extends AutoCloseable {
     /** Deletes events whose NIP-40 expiration is at or before {@code nowSeconds}; no completion. */
     void purgeExpired(long nowSeconds);
 
-    /** Stops the store's threads and closes its files; pending requests get no completion. */
+    /**
+     * The workers that answer this store's requests, for the adapter to run (each on a thread of
+     * its own, stepped by {@link StoreAgent#doWork}) from before the first request until before
+     * {@link #close}. Empty for a store that runs its own threads, or none.
+     */
+    default List<StoreAgent> agents() {
+        return List.of();
+    }
+
+    /**
+     * Closes the store's files; call it after its agents stopped. Pending requests get no
+     * completion.
+     */
     @Override
     void close();
 }

@@ -34,6 +34,8 @@ class NostrConfigTest {
                 .hasMessageStartingWith("events-per-second-per-ip: invalid value 'NaN'");
         assertThatThrownBy(() -> NostrConfig.builder().maxOutboundBytes(10).build())
                 .hasMessageStartingWith("max-outbound-bytes: invalid value '10'");
+        assertThatThrownBy(() -> NostrConfig.builder().recentBroadcasts(0).build())
+                .hasMessage("recent-broadcasts: invalid value '0' (expected >= 1)");
         assertThatThrownBy(() -> AuthMode.parse("sometimes"))
                 .hasMessage("auth must be none, write, read or all, got 'sometimes'");
         assertThat(AuthMode.parse("Write")).isEqualTo(AuthMode.WRITE);

@@ -59,6 +59,29 @@ class EventHasherTest {
     }
 
     @Test
+    void checkingTheIdMakesTheSameWireJsonAsWritingTheEvent() {
+        EventHasher h = new EventHasher();
+        java.util.Random r = new java.util.Random(29);
+        String[] contents = {"", "plain", "hi\n\"there\" \\ é ✓ \uD83E\uDD85 \u0001\u001f", "x".repeat(5000)};
+        for (int i = 0; i < 200; i++) {
+            long createdAt = i % 3 == 0 ? i : 1_700_000_000L + r.nextInt(1_000_000);
+            int kind = new int[] {0, 1, 7, 25050, 30023, 65535}[i % 6];
+            List<List<String>> tags = i % 4 == 0
+                    ? List.of()
+                    : List.of(List.of("t", "tag\t" + i), List.of("p", PUBKEY, "wss://r.example", "\"q\""));
+            String content = contents[i % contents.length];
+            String id = Hex.encode(h.id(PUBKEY, createdAt, kind, tags, content));
+            Event checked = Event.of(id, PUBKEY, createdAt, kind, tags, content, "cd".repeat(64));
+            assertThat(h.idMatches(checked)).isTrue();
+            JsonWriter w = new JsonWriter();
+            EventJson.writeEvent(w, checked);
+            assertThat(new String(checked.json(), StandardCharsets.UTF_8))
+                    .as("event %d", i)
+                    .isEqualTo(new String(w.toByteArray(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void wireFormRoundTripsThroughTheParser() {
         Event e = Event.of(
                 "ab".repeat(32),

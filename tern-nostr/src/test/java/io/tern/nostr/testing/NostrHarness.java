@@ -21,7 +21,8 @@ import java.util.Random;
 
 /**
  * A relay engine over the in-memory store, driven by hand on a fake clock, the way an adapter
- * drives it: after each input the outputs are drained; the store's work runs when the test says
+ * drives it: after each input the outputs are drained, the store requests among them handed to
+ * the store as the adapter hands them; the store's work runs when the test says
  * ({@link #settle()}, automatically unless {@link #autoSettle} is off) and its completions go back
  * in as inputs.
  */
@@ -32,8 +33,17 @@ public final class NostrHarness {
     public final MemoryEventStore store;
     public final NostrEngine engine;
     public boolean autoSettle = true;
-    /** Every send drained, in order, for tests of the outputs themselves. */
+    /** Every send drained, in order (a broadcast's as one per recipient), for tests of the outputs. */
     public final List<NostrOutput.Send> sends = new ArrayList<>();
+
+    /** Every broadcast drained, in order. */
+    public final List<NostrOutput.Broadcast> broadcasts = new ArrayList<>();
+
+    /** Every store request drained, in order, for tests of the store outputs. */
+    public final List<NostrOutput.StoreRequest> storeRequests = new ArrayList<>();
+
+    /** Every event published for the fleet's bus, in order. */
+    public final List<Event> published = new ArrayList<>();
 
     private final Map<Long, List<String>> received = new HashMap<>();
     private final Map<Long, NostrOutput.Disconnect> disconnects = new HashMap<>();
@@ -46,7 +56,7 @@ public final class NostrHarness {
     public NostrHarness(NostrConfig config, MemoryEvents backing) {
         events = backing;
         store = new MemoryEventStore(backing, completions::add);
-        engine = new NostrEngine(config, store, Keys.secp(), clock::epochSeconds, new Random(7), clock.nowNs());
+        engine = new NostrEngine(config, Keys.secp(), clock::epochSeconds, new Random(7), clock.nowNs());
     }
 
     public static NostrHarness withDefaults() {
@@ -155,14 +165,26 @@ public final class NostrHarness {
         NostrOutput o;
         while ((o = engine.poll()) != null) {
             switch (o) {
-                case NostrOutput.Send s -> {
-                    sends.add(s);
-                    received.computeIfAbsent(s.connectionId(), k -> new ArrayList<>())
-                            .add(s.text());
+                case NostrOutput.Send s -> received(s);
+                case NostrOutput.Broadcast b -> {
+                    broadcasts.add(b);
+                    for (int i = 0; i < b.recipients(); i++) {
+                        received(b.sendTo(i));
+                    }
                 }
                 case NostrOutput.Disconnect d -> disconnects.put(d.connectionId(), d);
+                case NostrOutput.Publish p -> published.add(p.event());
+                case NostrOutput.StoreRequest r -> {
+                    storeRequests.add(r);
+                    r.carryOut(store);
+                }
             }
         }
+    }
+
+    private void received(NostrOutput.Send s) {
+        sends.add(s);
+        received.computeIfAbsent(s.connectionId(), k -> new ArrayList<>()).add(s.text());
     }
 
     /** Every message sent to the connection since the last call, as text. */

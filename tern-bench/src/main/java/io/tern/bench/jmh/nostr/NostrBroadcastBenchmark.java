@@ -5,9 +5,6 @@ import io.tern.nostr.engine.Admission;
 import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.engine.NostrEngine;
 import io.tern.nostr.engine.NostrOutput;
-import io.tern.nostr.event.Event;
-import io.tern.nostr.store.MemoryEventStore;
-import io.tern.nostr.store.MemoryEvents;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The whole engine path of one ephemeral offer to 1,000 subscribers in its room: decode, id
  * check, rate limits, fan-out and the 1,001 queued outputs, drained as an adapter would. The
- * signature check is stubbed (it is measured in {@link NostrEventBenchmark}) so that one signed
- * event can be replayed; the rate limits are off.
+ * signature check is stubbed (it is measured in {@link NostrEventBenchmark}); the rate limits
+ * are off. The engine broadcasts an event once (a repeat is dropped by id), so the benchmark
+ * cycles through {@value #OFFERS} distinct offers, twice the engine's window of recent ids here.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -36,8 +34,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class NostrBroadcastBenchmark {
+    static final int OFFERS = 2048;
+
     private NostrEngine engine;
-    private byte[] message;
+    private final byte[][] messages = new byte[OFFERS][];
+    private int next;
     private long nowNs = 1_000_000_000L;
 
     @Setup(Level.Trial)
@@ -58,9 +59,9 @@ public class NostrBroadcastBenchmark {
                 .eventRatePerPubkey(0, 1)
                 .reqRatePerIp(0, 1)
                 .maxConnectionsPerIp(2000)
+                .recentBroadcasts(OFFERS / 2)
                 .build();
-        MemoryEventStore store = new MemoryEventStore(new MemoryEvents(), c -> {});
-        engine = new NostrEngine(config, store, accept, () -> NostrFixtures.NOW, new Random(1), nowNs);
+        engine = new NostrEngine(config, accept, () -> NostrFixtures.NOW, new Random(1), nowNs);
         String room = "0".repeat(63) + "1";
         byte[] req = ("[\"REQ\",\"rv\",{\"kinds\":[25050],\"#p\":[\"" + room + "\"],\"limit\":0}]")
                 .getBytes(StandardCharsets.UTF_8);
@@ -72,22 +73,33 @@ public class NostrBroadcastBenchmark {
         }
         engine.onOpen(5000, "10.0.0.2", "localhost", nowNs);
         drain();
-        Event offer = NostrFixtures.offer(room);
-        message = NostrFixtures.eventMessage(offer);
+        for (int i = 0; i < OFFERS; i++) {
+            messages[i] = NostrFixtures.eventMessage(NostrFixtures.offer(room, i));
+        }
     }
 
     private int drain() {
         int n = 0;
         NostrOutput o;
         while ((o = engine.poll()) != null) {
-            n += ((NostrOutput.Send) o).length();
+            if (o instanceof NostrOutput.Send send) {
+                n += send.length();
+            } else if (o instanceof NostrOutput.Broadcast b) {
+                n += b.recipients() * (b.body().length + b.tail().length);
+            }
         }
         return n;
     }
 
     @Benchmark
     public int offerToThousand() {
+        byte[] message = messages[next];
+        next = (next + 1) % OFFERS;
         engine.onMessage(5000, message, 0, message.length, nowNs);
-        return drain();
+        int bytes = drain();
+        if (bytes == 0) {
+            throw new IllegalStateException("the offer was not broadcast");
+        }
+        return bytes;
     }
 }

@@ -2,6 +2,9 @@ package io.tern.bench.jmh.nostr;
 
 import io.tern.nostr.crypto.BouncyCastleSchnorrVerifier;
 import io.tern.nostr.crypto.SchnorrVerifier;
+import io.tern.nostr.engine.CheckedMessage;
+import io.tern.nostr.engine.MessageChecker;
+import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.event.Event;
 import io.tern.nostr.event.EventHasher;
 import io.tern.nostr.message.ClientMessage;
@@ -23,7 +26,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The per-EVENT work before the store: decoding the message (jackson-core streaming), checking
  * the id (canonical serialisation and SHA-256) and verifying the BIP-340 signature with
- * libsecp256k1 (JNI) or the BouncyCastle fallback.
+ * libsecp256k1 (JNI) or the BouncyCastle fallback. {@code decodeAndSerialise} adds the event's
+ * wire JSON (what the store writes and a broadcast sends) to a fresh decode, and {@code
+ * publishPath} is all a connection thread does for one EVENT ({@link MessageChecker}: decode, id,
+ * signature) plus that JSON.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,6 +45,7 @@ public class NostrEventBenchmark {
     private final ClientMessageDecoder decoder = new ClientMessageDecoder(500, 64);
     private final SchnorrVerifier jni = NostrFixtures.SECP;
     private final SchnorrVerifier bouncyCastle = new BouncyCastleSchnorrVerifier();
+    private final MessageChecker checker = new MessageChecker(NostrConfig.defaults(), NostrFixtures.SECP);
     private Event e;
     private byte[] message;
 
@@ -54,6 +61,22 @@ public class NostrEventBenchmark {
     @Benchmark
     public ClientMessage decode() {
         return decoder.decode(message, 0, message.length);
+    }
+
+    @Benchmark
+    public byte[] decodeAndSerialise() {
+        return ((ClientMessage.EventMessage) decoder.decode(message, 0, message.length))
+                .event()
+                .json();
+    }
+
+    @Benchmark
+    public byte[] publishPath() {
+        CheckedMessage m = checker.check(message, 0, message.length);
+        if (m.eventProblem() != null) {
+            throw new IllegalStateException(m.eventProblem());
+        }
+        return ((ClientMessage.EventMessage) m.message()).event().json();
     }
 
     @Benchmark

@@ -65,12 +65,17 @@ final class NostrFixtures {
 
     /** A kind 25050 WebRTC offer to a room: the rendezvous traffic. */
     static Event offer(String room) {
+        return offer(room, 4611731400430051336L);
+    }
+
+    /** The offer of session {@code sessionId}: offers of distinct sessions are distinct events. */
+    static Event offer(String room, long sessionId) {
         return sign(
                 secret(3),
                 NOW,
                 25050,
                 List.of(List.of("p", room)),
-                "v=0\r\no=- 4611731400430051336 2 IN IP4 127.0.0.1\r\n".repeat(8));
+                ("v=0\r\no=- " + sessionId + " 2 IN IP4 127.0.0.1\r\n").repeat(8));
     }
 
     static byte[] eventMessage(Event e) {
