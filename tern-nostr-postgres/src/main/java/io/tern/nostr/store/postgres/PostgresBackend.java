@@ -67,14 +67,19 @@ public final class PostgresBackend implements StoreBackend {
     }
 
     /** A connection outside the pool (the migration's and the bus's own). */
-    static Connection connect(PostgresStoreConfig config) throws SQLException {
+    public static Connection connect(PostgresStoreConfig config) throws SQLException {
+        return connect(config, "tern-nostr");
+    }
+
+    /** As {@link #connect(PostgresStoreConfig)}, named in {@code pg_stat_activity} as {@code applicationName}. */
+    public static Connection connect(PostgresStoreConfig config, String applicationName) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", config.user());
         if (config.password() != null) {
             p.setProperty("password", config.password());
         }
         p.setProperty("connectTimeout", Long.toString(Math.max(1, config.connectTimeoutMs() / 1000)));
-        p.setProperty("ApplicationName", "tern-nostr");
+        p.setProperty("ApplicationName", applicationName);
         return DriverManager.getConnection(config.jdbcUrl(), p);
     }
 

@@ -18,7 +18,7 @@ import java.util.List;
  * plain {@code CREATE TABLE IF NOT EXISTS} from two sessions at once fails in one of them on
  * {@code pg_type}'s unique index, which is what mattn/nostr-relay ran into.
  */
-final class PostgresSchema {
+public final class PostgresSchema {
     /** The advisory lock key of migrations ("tern" "nost" as two ints). */
     static final long MIGRATION_LOCK = 0x7465726e_6e6f7374L;
 
@@ -26,7 +26,7 @@ final class PostgresSchema {
     static final long WRITE_LOCK = 0x7465726e_77726974L;
 
     /** The channel the bus listens on. */
-    static final String CHANNEL = "tern_nostr";
+    public static final String CHANNEL = "tern_nostr";
 
     /** Migration {@code i} brings the schema from version {@code i} to {@code i + 1}. */
     private static final List<String[]> MIGRATIONS = List.<String[]>of(new String[] {
@@ -61,6 +61,7 @@ final class PostgresSchema {
         """
         CREATE UNLOGGED TABLE nostr_ephemeral (
           seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          id BYTEA NOT NULL,
           origin BIGINT NOT NULL,
           stored_ms BIGINT NOT NULL,
           json BYTEA NOT NULL
