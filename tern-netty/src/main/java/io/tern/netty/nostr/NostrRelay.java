@@ -15,6 +15,7 @@ import io.tern.nostr.engine.NostrConfig;
 import io.tern.nostr.engine.NostrCounters;
 import io.tern.nostr.engine.NostrEngine;
 import io.tern.nostr.engine.NostrOutput;
+import io.tern.nostr.event.Event;
 import io.tern.nostr.store.EventStore;
 import io.tern.nostr.store.StoreCompletion;
 import io.tern.nostr.store.StoreCompletionSink;
@@ -218,6 +219,24 @@ public final class NostrRelay implements AutoCloseable {
             });
         } catch (RejectedExecutionException stopping) {
             // The loop is shutting down; the connections waiting for this answer are going too.
+        }
+    }
+
+    /**
+     * From any thread (the fleet's bus): an event another node stored or published goes to the
+     * matching live subscriptions here ({@link NostrEngine#onPeerEvent}).
+     */
+    public void onPeerEvent(Event event) {
+        if (closed) {
+            return;
+        }
+        try {
+            loop.execute(() -> {
+                engine.onPeerEvent(event, nowNs());
+                drain();
+            });
+        } catch (RejectedExecutionException stopping) {
+            // The loop is shutting down, and its subscribers with it.
         }
     }
 

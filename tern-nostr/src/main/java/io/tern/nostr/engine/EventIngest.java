@@ -64,6 +64,7 @@ final class EventIngest {
             NostrCounters.inc(counters.eventsEphemeral);
             out.ok(c, e.id(), true, "");
             subscriptions.broadcast(e);
+            store.ephemeral(e);
             return;
         }
         long requestId = requestIds.next();

@@ -1,6 +1,7 @@
 package io.tern.nostr.engine;
 
 import io.tern.nostr.crypto.SchnorrVerifier;
+import io.tern.nostr.event.Event;
 import io.tern.nostr.event.Hex;
 import io.tern.nostr.message.ClientMessage;
 import io.tern.nostr.message.ClientMessageDecoder;
@@ -202,6 +203,22 @@ public final class NostrEngine {
             case StoreCompletion.Counted n -> subscriptions.onCounted(n);
             case StoreCompletion.Failed f -> subscriptions.onFailed(f);
         }
+    }
+
+    /**
+     * An event another node of the fleet stored or published (the bus between the nodes hands it
+     * in): it goes to the matching live subscriptions here, once each, and is not stored, verified
+     * nor acknowledged again. The bus delivers each event once and never this node's own; an
+     * event expired by NIP-40 is dropped.
+     *
+     * @return whether the event was broadcast (false: expired)
+     */
+    public boolean onPeerEvent(Event event, long nowNs) {
+        if (config.nip40() && event.isExpiredAt(epochSeconds.getAsLong())) {
+            return false;
+        }
+        subscriptions.broadcast(event);
+        return true;
     }
 
     /** When {@link #onTimeout} should next be called; {@link Long#MAX_VALUE} for never. */

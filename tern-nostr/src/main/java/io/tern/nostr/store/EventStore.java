@@ -38,6 +38,12 @@ public interface EventStore extends AutoCloseable {
     /** Deletes events whose NIP-40 expiration is at or before {@code nowSeconds}; no completion. */
     void purgeExpired(long nowSeconds);
 
+    /**
+     * An ephemeral event the engine accepted and broadcast here; it is never stored, but a store
+     * that nodes of a fleet share hands it to the bus between them. No completion.
+     */
+    default void ephemeral(Event event) {}
+
     /** Stops the store's threads and closes its files; pending requests get no completion. */
     @Override
     void close();
