@@ -26,7 +26,7 @@ import tools.jackson.core.JsonParser;
  * engine emits its store requests and ephemeral events as outputs, this class reduces to wiring
  * those outputs to the store and the bus.
  */
-final class PostgresFleetLink implements EventStore {
+public final class PostgresFleetLink implements EventStore {
     /** How often the bus reads by sequence id when no notification comes. */
     static final long BUS_POLL_MS = 5_000;
 
@@ -52,16 +52,16 @@ final class PostgresFleetLink implements EventStore {
         this.relay = relay;
     }
 
-    PostgresEventStore store() {
+    public PostgresEventStore store() {
         return store;
     }
 
-    PostgresEventBus bus() {
+    public PostgresEventBus bus() {
         return bus;
     }
 
     /** Events from the bus that did not parse (a node of another version): dropped, counted. */
-    long unreadable() {
+    public long unreadable() {
         return unreadable.get();
     }
 

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.testkit.Await;
 import io.tern.testkit.PostgresProcess;
 import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,8 +69,8 @@ class TwoNodesOnPostgresTest {
         }
     }
 
-    private FleetNode node() throws Exception {
-        FleetNode n = FleetNode.start(pg.url(DATABASE), passwordFile);
+    private FleetNode node(String... options) throws Exception {
+        FleetNode n = FleetNode.start(pg.url(DATABASE), passwordFile, options);
         nodes.add(n);
         return n;
     }
@@ -120,7 +126,7 @@ class TwoNodesOnPostgresTest {
     @Test
     void publishedOnAIsLiveOnBCountAgreesAndAnEphemeralEventIsStoredNowhere() throws Exception {
         FleetNode a = node();
-        FleetNode b = node();
+        FleetNode b = node("--prometheus", "--prometheus-port", "0");
         assertThat(a.output()).contains("database postgresql://tern@127.0.0.1:" + pg.port() + "/" + DATABASE);
         Map<String, Object> r = NostrPeers.run(90, "fleet.mjs", "live", a.url(), b.url());
         assertThat(((Number) r.get("live")).intValue())
@@ -134,6 +140,18 @@ class TwoNodesOnPostgresTest {
         assertThat(((Number) r.get("ephemeralStored")).intValue()).isZero();
         assertThat(pg.psql(DATABASE, "SELECT count(*) FROM nostr_events WHERE kind BETWEEN 20000 AND 29999"))
                 .isEqualTo("0");
+        Matcher m =
+                Pattern.compile("Prometheus metrics on (http://\\S+/metrics)").matcher(b.output());
+        assertThat(m.find()).as("B's metrics endpoint in " + b.output()).isTrue();
+        String metrics = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(m.group(1))).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
+        assertThat(metrics)
+                .contains("tern_nostr_bus_total{event=\"delivered_stored\"} 6.0")
+                .contains("tern_nostr_bus_total{event=\"delivered_ephemeral\"} 1.0")
+                .contains("tern_nostr_bus_total{event=\"duplicate\"} 0.0")
+                .contains("tern_nostr_bus_lag_seconds_count 7")
+                .contains("tern_nostr_store_events_total{event=\"committed\"} 0.0");
     }
 
     @Test
