@@ -21,6 +21,14 @@ import java.util.Properties;
  * {@link #origin()} marks the rows it stores, so that its own bus does not deliver them again.
  */
 public final class PostgresBackend implements StoreBackend {
+    static {
+        // HikariCP logs through SLF4J, which Tern does not bind: without this, every start prints
+        // three "No SLF4J providers were found" lines that are no fault of the operator's.
+        if (System.getProperty("slf4j.internal.verbosity") == null) {
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
+        }
+    }
+
     private final PostgresStoreConfig config;
     private final HikariDataSource pool;
     private final PostgresWriter writer;
