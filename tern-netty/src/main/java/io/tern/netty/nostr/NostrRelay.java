@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -84,6 +85,7 @@ public final class NostrRelay implements AutoCloseable {
     private volatile Consumer<Event> fleetBus = event -> {};
 
     private volatile boolean closed;
+    private final AtomicLong malformedPeerEvents = new AtomicLong();
 
     private record RemoteSend(NostrConnection target, byte[] head, ByteBuf body, byte[] tail) {}
 
@@ -265,8 +267,14 @@ public final class NostrRelay implements AutoCloseable {
         if (parsed.isValid()) {
             onPeerEvent(parsed.event());
         } else {
+            malformedPeerEvents.incrementAndGet();
             LOG.log(System.Logger.Level.WARNING, "dropped a malformed event from the fleet's bus: " + parsed.error());
         }
+    }
+
+    /** Events from the fleet's bus that did not parse (a node of another version): dropped, counted. */
+    public long malformedPeerEvents() {
+        return malformedPeerEvents.get();
     }
 
     /**

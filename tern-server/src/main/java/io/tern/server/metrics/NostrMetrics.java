@@ -7,9 +7,12 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.tern.netty.nostr.NostrRelay;
+import io.tern.nostr.bus.BusCounters;
 import io.tern.nostr.engine.NostrCounters;
 import io.tern.nostr.message.Prefix;
+import io.tern.nostr.store.postgres.PostgresEventStore;
 import io.tern.nostr.store.sqlite.SqliteEventStore;
+import io.tern.server.nostr.PostgresFleetLink;
 import java.util.Objects;
 
 /**
@@ -97,6 +100,52 @@ public final class NostrMetrics {
                     sample("batch_committed", sqlite::committedBatches),
                     sample("batch_failed", sqlite::failedBatches));
         }
+        if (relay.store() instanceof PostgresFleetLink fleet) {
+            PostgresEventStore pg = fleet.store();
+            BusCounters bus = fleet.bus().counters();
+            table.counter(
+                            "tern_nostr_store_events",
+                            "PostgreSQL store: events committed, events purged (NIP-40), batches committed, batches failed",
+                            "event",
+                            sample("committed", pg::committedEvents),
+                            sample("purged", pg::purgedEvents),
+                            sample("batch_committed", pg::committedBatches),
+                            sample("batch_failed", pg::failedBatches))
+                    .counter(
+                            "tern_nostr_bus",
+                            "The bus between nodes on PostgreSQL: notifications, reads by sequence id, events"
+                                    + " delivered from other nodes, duplicates dropped, reconnects, ephemeral events"
+                                    + " published and lost, events that did not parse",
+                            "event",
+                            sample("notification", bus::notifications),
+                            sample("catch_up_read", bus::catchUpReads),
+                            sample("delivered_stored", bus::deliveredStored),
+                            sample("delivered_ephemeral", bus::deliveredEphemeral),
+                            sample("duplicate", bus::duplicatesSuppressed),
+                            sample("reconnect", bus::reconnects),
+                            sample("ephemeral_published", bus::ephemeralPublished),
+                            sample("ephemeral_lost", bus::ephemeralLost),
+                            sample("unreadable", relay::malformedPeerEvents));
+            registry.register(() -> busLagSeconds(bus));
+        }
+    }
+
+    /** From commit (or publication) on another node to delivery here, in the bus's buckets. */
+    private static HistogramSnapshot busLagSeconds(BusCounters bus) {
+        long[] bounds = BusCounters.LAG_BOUNDS_MS;
+        double[] upper = new double[bounds.length + 1];
+        for (int i = 0; i < bounds.length; i++) {
+            upper[i] = bounds[i] / 1e3;
+        }
+        upper[bounds.length] = Double.POSITIVE_INFINITY;
+        return HistogramSnapshot.builder()
+                .name("tern_nostr_bus_lag_seconds")
+                .help("From commit (or publication) on another node to delivery to this node's engine")
+                .dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                        .classicHistogramBuckets(ClassicHistogramBuckets.of(upper, bus.lagBuckets()))
+                        .sum(bus.lagSumMs() / 1e3)
+                        .build())
+                .build();
     }
 
     /** Time from REQ to EOSE, in the engine's buckets. */

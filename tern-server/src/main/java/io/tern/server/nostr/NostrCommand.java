@@ -70,7 +70,7 @@ public final class NostrCommand extends ConfigCommand<Occurrence, NostrSettings>
         List<Occurrence> all = new ArrayList<>(configFile == null ? List.of() : NostrConfigFile.read(configFile));
         all.addAll(commandLine);
         NostrSettings settings = new NostrSettings(Settings.assemble(NostrOptions.all(), all));
-        settings.storeConfig();
+        settings.checkStore();
         return settings;
     }
 

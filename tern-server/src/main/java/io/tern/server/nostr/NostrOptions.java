@@ -41,19 +41,28 @@ public final class NostrOptions {
             null,
             "'::' (every IPv4 and IPv6 address; 0.0.0.0 on a host without IPv6)",
             "Address to listen on.");
-    public static final Option<Path> DB = row(
+    public static final Option<String> DB = row(
             "db",
-            path("<file>"),
-            Path.of("tern-nostr.db"),
+            text("<file|postgresql://USER@HOST:PORT/DB>"),
+            "tern-nostr.db",
             "tern-nostr.db in the working directory",
-            "SQLite database file (created if missing, with -wal and -shm files beside it).");
+            "SQLite database file (created if missing, with -wal and -shm files beside it), or a PostgreSQL"
+                    + " database that several relay nodes share (their subscribers see every node's events;"
+                    + " the schema is made on first start).");
+    public static final Option<Path> DB_PASSWORD_FILE = row(
+            "db-password-file",
+            path("<file>"),
+            null,
+            "none: the password in the --db URL, if any",
+            "File whose first line is the PostgreSQL password (keeps it out of the command line and"
+                    + " --print-config).");
     public static final Option<Boolean> DB_SYNC_FULL = row(
             "db-sync",
             dbSync(),
             true,
             null,
-            "full: an acknowledged event survives a power loss (fsync per batch); normal: it survives a"
-                    + " crash of the process only, and writes are cheaper.");
+            "SQLite only. full: an acknowledged event survives a power loss (fsync per batch); normal: it"
+                    + " survives a crash of the process only, and writes are cheaper.");
     public static final Option<Integer> THREADS = row(
             "threads",
             integer(1, 64),
@@ -111,13 +120,15 @@ public final class NostrOptions {
     public static final Option<Double> EVENTS_PER_SECOND_PER_IP = rateRow(
             "events-per-second-per-ip",
             D.eventsPerSecondPerIp(),
-            "EVENT and AUTH messages per second from one IP address (token bucket); 0 turns it off.");
+            "EVENT and AUTH messages per second from one IP address (token bucket), counted by each node"
+                    + " apart; 0 turns it off.");
     public static final Option<Integer> EVENT_BURST_PER_IP = intRow(
             "event-burst-per-ip", D.eventBurstPerIp(), "The bucket's size: events one address may send at once.");
     public static final Option<Double> EVENTS_PER_SECOND_PER_PUBKEY = rateRow(
             "events-per-second-per-pubkey",
             D.eventsPerSecondPerPubkey(),
-            "EVENTs per second from one author, over every address; 0 turns it off.");
+            "EVENTs per second from one author, over every address of this node (each node of a fleet"
+                    + " counts its own); 0 turns it off.");
     public static final Option<Integer> EVENT_BURST_PER_PUBKEY =
             intRow("event-burst-per-pubkey", D.eventBurstPerPubkey(), "Events one author may send at once.");
     public static final Option<Double> REQS_PER_SECOND_PER_IP = rateRow(

@@ -1,5 +1,6 @@
 package io.tern.server.nostr;
 
+import io.tern.netty.nostr.NostrRelay;
 import io.tern.netty.nostr.NostrServer;
 import io.tern.nostr.crypto.SchnorrVerifiers;
 import io.tern.nostr.engine.NostrConfig;
@@ -19,6 +20,9 @@ import java.util.logging.Level;
  * prints one start-up line with the relay's URL, and runs until SIGTERM or SIGINT.
  */
 public final class NostrRelayLauncher implements NostrCommand.Launcher {
+    /** How long start-up waits for the fleet's bus to LISTEN before it announces the relay. */
+    private static final long BUS_START_WAIT_NS = 10_000_000_000L;
+
     private final PrintStream out;
 
     public NostrRelayLauncher(PrintStream out) {
@@ -80,18 +84,33 @@ public final class NostrRelayLauncher implements NostrCommand.Launcher {
     private static NostrServer bind(
             NostrSettings settings, NostrConfig config, SchnorrVerifiers.Choice crypto, InetSocketAddress address)
             throws Exception {
+        PostgresFleetLink[] fleet = new PostgresFleetLink[1];
+        NostrRelay.StoreOpener opener = settings.postgres()
+                ? sink -> fleet[0] = PostgresFleetLink.open(settings.postgresConfig(), config.nip09(), sink)
+                : sink -> SqliteEventStore.open(settings.storeConfig(), config.nip09(), sink, System::nanoTime);
+        NostrServer server;
         try {
-            return NostrServer.start(
+            server = NostrServer.start(
                     address,
                     settings.threads(),
                     config,
-                    sink -> SqliteEventStore.open(settings.storeConfig(), config.nip09(), sink, System::nanoTime),
+                    opener,
                     crypto.verifier(),
                     () -> System.currentTimeMillis() / 1000,
                     TernVersion.version());
         } catch (IOException e) {
             throw new IOException("cannot listen on " + hostPort(address) + ": " + e.getMessage(), e);
         }
+        if (fleet[0] != null) {
+            fleet[0].attach(server.relay());
+            // Live fan-out from the other nodes starts once the bus listens; a node that cannot
+            // reach the database now keeps trying, and says so.
+            long deadlineNs = System.nanoTime() + BUS_START_WAIT_NS;
+            while (!fleet[0].bus().listening() && System.nanoTime() < deadlineNs) {
+                Thread.sleep(20);
+            }
+        }
+        return server;
     }
 
     private static String startLine(
@@ -102,7 +121,7 @@ public final class NostrRelayLauncher implements NostrCommand.Launcher {
                 : "ws://" + (bound.getAddress().isAnyLocalAddress() ? "localhost:" + bound.getPort() : hostPort(bound))
                         + "/";
         return "Tern Nostr relay on " + url + " (listening on " + hostPort(bound) + "; NIP-11 on the same URL),"
-                + " database " + settings.storeConfig().path() + ", auth "
+                + " database " + settings.databaseName() + ", auth "
                 + config.authMode().name().toLowerCase(java.util.Locale.ROOT)
                 + ", " + settings.threads() + " thread(s), signatures by "
                 + crypto.verifier().name();

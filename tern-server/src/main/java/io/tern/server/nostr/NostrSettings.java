@@ -3,14 +3,19 @@ package io.tern.server.nostr;
 import static io.tern.server.nostr.NostrOptions.*;
 
 import io.tern.nostr.engine.NostrConfig;
+import io.tern.nostr.store.postgres.PostgresStoreConfig;
 import io.tern.nostr.store.sqlite.SqliteStoreConfig;
 import io.tern.server.config.AddressPlan;
 import io.tern.server.option.ConfigException;
 import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Option;
 import io.tern.server.option.Settings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
@@ -100,8 +105,37 @@ public final class NostrSettings {
         return relay;
     }
 
+    /** Whether {@code --db} names a PostgreSQL database (shared by a fleet) rather than a SQLite file. */
+    public boolean postgres() {
+        return PostgresStoreConfig.isUrl(values.get(DB));
+    }
+
+    /** Checks the store's options: a bad URL or an unreadable password file stops start-up, naming the option. */
+    void checkStore() {
+        if (postgres()) {
+            postgresConfig();
+        } else {
+            if (values.get(DB_PASSWORD_FILE) != null) {
+                throw ConfigException.invalidValue(
+                        DB_PASSWORD_FILE.name(),
+                        values.get(DB_PASSWORD_FILE).toString(),
+                        "only for a postgresql:// --db",
+                        values.source(DB_PASSWORD_FILE));
+            }
+            storeConfig();
+        }
+    }
+
+    /** The SQLite store's configuration (when {@link #postgres()} is false). */
     public SqliteStoreConfig storeConfig() {
-        SqliteStoreConfig defaults = SqliteStoreConfig.defaults(values.get(DB).toAbsolutePath());
+        Path file;
+        try {
+            file = Path.of(values.get(DB)).toAbsolutePath();
+        } catch (InvalidPathException e) {
+            throw ConfigException.invalidValue(
+                    DB.name(), values.get(DB), "is not a valid path: " + e.getReason(), values.source(DB));
+        }
+        SqliteStoreConfig defaults = SqliteStoreConfig.defaults(file);
         return new SqliteStoreConfig(
                 defaults.path(),
                 values.get(DB_SYNC_FULL),
@@ -109,6 +143,51 @@ public final class NostrSettings {
                 defaults.maxWriteBatch(),
                 defaults.sliceNs(),
                 defaults.rowsPerStep());
+    }
+
+    /** The PostgreSQL store's configuration (when {@link #postgres()}), the password read from its file. */
+    public PostgresStoreConfig postgresConfig() {
+        String password = null;
+        Path file = values.get(DB_PASSWORD_FILE);
+        if (file != null) {
+            try {
+                password = Files.readString(file).lines().findFirst().orElse("");
+            } catch (IOException | UncheckedIOException e) {
+                throw ConfigException.invalidValue(
+                        DB_PASSWORD_FILE.name(),
+                        file.toString(),
+                        "cannot read it: " + e,
+                        values.source(DB_PASSWORD_FILE));
+            }
+            if (password.isEmpty()) {
+                throw ConfigException.invalidValue(
+                        DB_PASSWORD_FILE.name(),
+                        file.toString(),
+                        "its first line, the password, is empty",
+                        values.source(DB_PASSWORD_FILE));
+            }
+        }
+        try {
+            return PostgresStoreConfig.fromUrl(values.get(DB), password);
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.invalidValue(
+                    DB.name(), withoutPassword(values.get(DB)), e.getMessage(), values.source(DB));
+        }
+    }
+
+    /** A URL as messages show it: {@code USER:PASSWORD@} becomes {@code USER:***@}. */
+    static String withoutPassword(String url) {
+        int scheme = url.indexOf("://");
+        int at = url.lastIndexOf('@');
+        int colon = scheme < 0 ? -1 : url.indexOf(':', scheme + 3);
+        return scheme < 0 || at < 0 || colon < 0 || colon > at
+                ? url
+                : url.substring(0, colon + 1) + "***" + url.substring(at);
+    }
+
+    /** How the start-up line names the database. */
+    String databaseName() {
+        return postgres() ? postgresConfig().displayUrl() : storeConfig().path().toString();
     }
 
     /** {@code --listen}, by default '::' where the host has IPv6 (a dual-stack socket) and else 0.0.0.0. */
@@ -124,7 +203,7 @@ public final class NostrSettings {
         return values.get(THREADS);
     }
 
-    public Path db() {
+    public String db() {
         return values.get(DB);
     }
 

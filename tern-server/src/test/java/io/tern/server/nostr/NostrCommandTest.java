@@ -181,4 +181,52 @@ class NostrCommandTest {
         assertThat(run("--events-per-second-per-ip", "-1")).isEqualTo(2);
         assertThat(launched).isEmpty();
     }
+
+    @Test
+    void aPostgresqlDbIsSharedStorageWithItsPasswordFromAFileOrTheUrl() throws Exception {
+        Path secret = dir.resolve("pg.secret");
+        Files.writeString(secret, "s3cret\n");
+        assertThat(run("--db", "postgresql://relay@db.example:6543/nostr", "--db-password-file", secret.toString()))
+                .isZero();
+        NostrSettings settings = launched.get(0);
+        assertThat(settings.postgres()).isTrue();
+        assertThat(settings.postgresConfig().jdbcUrl()).isEqualTo("jdbc:postgresql://db.example:6543/nostr");
+        assertThat(settings.postgresConfig().user()).isEqualTo("relay");
+        assertThat(settings.postgresConfig().password()).isEqualTo("s3cret");
+        assertThat(settings.databaseName()).isEqualTo("postgresql://relay@db.example:6543/nostr");
+        assertThat(run("--db", "postgresql://relay:inline@db.example/nostr")).isZero();
+        assertThat(launched.get(1).postgresConfig().password()).isEqualTo("inline");
+        assertThat(launched.get(1).postgresConfig().port()).isEqualTo(5432);
+        assertThat(run()).isZero();
+        assertThat(launched.get(2).postgres()).as("SQLite stays the default").isFalse();
+    }
+
+    @Test
+    void aBadDatabaseOptionIsRefusedNamingTheOptionAndTheValueButNeverThePassword() throws Exception {
+        assertThat(run("--db", "postgresql://relay:hunter2@db.example:99999/nostr"))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("Invalid value for option 'db': 'postgresql://relay:***@db.example:99999/nostr' (")
+                .contains("on the command line")
+                .doesNotContain("hunter2");
+        assertThat(run("--db", "postgresql://db.example/nostr")).isEqualTo(2);
+        assertThat(err.toString()).contains("'db': 'postgresql://db.example/nostr' (no user;");
+        Path secret = dir.resolve("pg.secret");
+        Files.writeString(secret, "x\n");
+        assertThat(run("--db", "postgresql://relay:inline@db.example/nostr", "--db-password-file", secret.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("a password file is given too").doesNotContain("inline");
+        assertThat(run("--db", "postgresql://relay@db.example/nostr", "--db-password-file", "/nonexistent/pg"))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("Invalid value for option 'db-password-file': '/nonexistent/pg' (cannot read it");
+        Files.writeString(secret, "\n");
+        assertThat(run("--db", "postgresql://relay@db.example/nostr", "--db-password-file", secret.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("(its first line, the password, is empty)");
+        assertThat(run("--db", dir.resolve("relay.db").toString(), "--db-password-file", secret.toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("'db-password-file': '" + secret + "' (only for a postgresql:// --db)");
+        assertThat(launched).isEmpty();
+    }
 }
