@@ -2,7 +2,6 @@ package io.tern.cluster;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.function.BooleanSupplier;
 
 /**
  * How a relay joins the fleet.
@@ -15,7 +14,6 @@ import java.util.function.BooleanSupplier;
  * @param realm      the realm the quotas count in
  * @param userQuota  {@code user-quota}, fleet-wide; 0 for none
  * @param totalQuota {@code total-quota}, fleet-wide; 0 for none
- * @param draining   whether this node is draining, as the registry should say
  */
 public record FleetSettings(
         RedisAddress redis,
@@ -24,8 +22,7 @@ public record FleetSettings(
         boolean failClosed,
         String realm,
         int userQuota,
-        int totalQuota,
-        BooleanSupplier draining) {
+        int totalQuota) {
     /** The shortest lease TTL: refreshes every third of it must stay well apart from Redis round trips. */
     public static final Duration MIN_LEASE_TTL = Duration.ofSeconds(1);
 
@@ -33,7 +30,6 @@ public record FleetSettings(
         Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(realm, "realm");
-        Objects.requireNonNull(draining, "draining");
         if (leaseTtl.compareTo(MIN_LEASE_TTL) < 0 || leaseTtl.toMillis() > LeaseScripts.MAX_TTL_MS) {
             throw new IllegalArgumentException("lease TTL " + leaseTtl + " outside 1 s to 1 h");
         }

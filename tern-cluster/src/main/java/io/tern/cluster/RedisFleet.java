@@ -51,6 +51,9 @@ public final class RedisFleet implements FleetLeases, NodeRegistry, AutoCloseabl
     private static final int MAX_FIELD_CHARS = 4096;
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
+    /** Longer than a command's: a cold JVM on a busy host takes seconds over its first TCP and RESP handshake. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
     private static final long TICK_MS = 500;
     private static final long MALFORMED_LOG_INTERVAL_NS = TimeUnit.MINUTES.toNanos(1);
 
@@ -65,6 +68,7 @@ public final class RedisFleet implements FleetLeases, NodeRegistry, AutoCloseabl
     private final String realmKey;
     private final AtomicBoolean down = new AtomicBoolean();
     private final AtomicBoolean refreshDue = new AtomicBoolean(true);
+    private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicLong roundTrips = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong outages = new AtomicLong();
@@ -98,7 +102,7 @@ public final class RedisFleet implements FleetLeases, NodeRegistry, AutoCloseabl
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .socketOptions(SocketOptions.builder()
-                        .connectTimeout(COMMAND_TIMEOUT)
+                        .connectTimeout(CONNECT_TIMEOUT)
                         .keepAlive(true)
                         .build())
                 .timeoutOptions(TimeoutOptions.enabled(COMMAND_TIMEOUT))
@@ -128,8 +132,23 @@ public final class RedisFleet implements FleetLeases, NodeRegistry, AutoCloseabl
         publishSoon();
     }
 
-    /** Registers again now rather than at the next refresh (the node started or stopped draining). */
-    public void publishSoon() {
+    /**
+     * Marks this node draining in its registration, at once rather than at the next refresh: the
+     * other nodes stop naming it as an alternate. There is no way back; a drained node exits.
+     */
+    public void markDraining() {
+        if (draining.compareAndSet(false, true)) {
+            publishSoon();
+        }
+    }
+
+    /** Whether {@link #markDraining()} was called. */
+    public boolean draining() {
+        return draining.get();
+    }
+
+    /** Registers again now rather than at the next refresh. */
+    private void publishSoon() {
         refreshDue.set(true);
         timer.execute(this::tick);
     }
@@ -272,10 +291,17 @@ public final class RedisFleet implements FleetLeases, NodeRegistry, AutoCloseabl
     // The timer thread: connect, refresh leases, register, read the registry
 
     private void connect() {
+        StatefulRedisConnection<String, String> c = null;
         try {
-            connection = client.connect();
+            c = client.connect();
+            // A first command here, not in the first Allocate, pays for the command path's warm-up.
+            c.sync().ping();
+            connection = c;
             up();
         } catch (RuntimeException e) {
+            if (c != null) {
+                c.close();
+            }
             errors.incrementAndGet();
             down("cannot connect: " + rootMessage(e));
         }
@@ -376,7 +402,7 @@ public final class RedisFleet implements FleetLeases, NodeRegistry, AutoCloseabl
                         "allocations",
                         Integer.toString(held.size()),
                         "draining",
-                        settings.draining().getAsBoolean() ? "1" : "0");
+                        draining.get() ? "1" : "0");
     }
 
     private void readRegistry() {

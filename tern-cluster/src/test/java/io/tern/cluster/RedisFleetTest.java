@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,20 +34,22 @@ class RedisFleetTest {
         }
     }
 
-    private RedisFleet node(String id, int userQuota, int totalQuota, Duration ttl, AtomicBoolean draining) {
-        return node(redis.url(), id, userQuota, totalQuota, ttl, draining);
+    /** A node on the test's Redis, once connected: a cold first connection must not read as an outage. */
+    private RedisFleet node(String id, int userQuota, int totalQuota, Duration ttl) throws Exception {
+        RedisFleet fleet = node(redis.url(), id, userQuota, totalQuota, ttl);
+        Await.await(id + " connected", Duration.ofSeconds(20), fleet::reachable);
+        return fleet;
     }
 
-    private RedisFleet node(
-            String url, String id, int userQuota, int totalQuota, Duration ttl, AtomicBoolean draining) {
-        RedisFleet fleet = RedisFleet.start(new FleetSettings(
-                RedisAddress.parse(url), id, ttl, false, "test", userQuota, totalQuota, draining::get));
+    private RedisFleet node(String url, String id, int userQuota, int totalQuota, Duration ttl) {
+        RedisFleet fleet = RedisFleet.start(
+                new FleetSettings(RedisAddress.parse(url), id, ttl, false, "test", userQuota, totalQuota));
         fleets.add(fleet);
         return fleet;
     }
 
-    private RedisFleet node(String id, int userQuota) {
-        return node(id, userQuota, 0, Duration.ofSeconds(30), new AtomicBoolean());
+    private RedisFleet node(String id, int userQuota) throws Exception {
+        return node(id, userQuota, 0, Duration.ofSeconds(30));
     }
 
     private static LeaseDecision acquire(RedisFleet fleet, long leaseId, String user) throws Exception {
@@ -77,14 +78,19 @@ class RedisFleetTest {
         assertThat(acquire(b, 3, "bob")).as("another user").isEqualTo(LeaseDecision.GRANTED);
         assertThat(a.quotaRefusals() + b.quotaRefusals()).isEqualTo(2);
 
-        a.release(1, "alice");
+        a.release(1, "alice"); // sent without waiting, on a's connection: b may ask before it lands
+        Await.await(
+                "a's release reaches Redis",
+                Duration.ofSeconds(5),
+                () -> redis.command("ZCARD", "tern/fleet/realm/test/user/alice/leases")
+                        .startsWith(":1"));
         assertThat(acquire(b, 4, "alice")).isEqualTo(LeaseDecision.GRANTED);
     }
 
     @Test
     void totalQuotaHoldsAcrossNodes() throws Exception {
-        RedisFleet a = node("node-a", 0, 2, Duration.ofSeconds(30), new AtomicBoolean());
-        RedisFleet b = node("node-b", 0, 2, Duration.ofSeconds(30), new AtomicBoolean());
+        RedisFleet a = node("node-a", 0, 2, Duration.ofSeconds(30));
+        RedisFleet b = node("node-b", 0, 2, Duration.ofSeconds(30));
 
         assertThat(acquire(a, 1, "alice")).isEqualTo(LeaseDecision.GRANTED);
         assertThat(acquire(b, 1, "bob")).isEqualTo(LeaseDecision.GRANTED);
@@ -114,8 +120,8 @@ class RedisFleetTest {
 
     @Test
     void aStoppedNodesLeasesLapseWithinTheTtl() throws Exception {
-        RedisFleet a = node("node-a", 1, 0, Duration.ofSeconds(1), new AtomicBoolean());
-        RedisFleet b = node("node-b", 1, 0, Duration.ofSeconds(1), new AtomicBoolean());
+        RedisFleet a = node("node-a", 1, 0, Duration.ofSeconds(1));
+        RedisFleet b = node("node-b", 1, 0, Duration.ofSeconds(1));
         assertThat(acquire(a, 1, "alice")).isEqualTo(LeaseDecision.GRANTED);
         double firstLapse = lapse("alice");
         Await.await(
@@ -136,10 +142,9 @@ class RedisFleetTest {
 
     @Test
     void registryShowsLiveNodesAndTheLeastLoadedOne() throws Exception {
-        AtomicBoolean bDraining = new AtomicBoolean();
-        RedisFleet a = node("node-a", 0, 0, Duration.ofSeconds(1), new AtomicBoolean());
-        RedisFleet b = node("node-b", 0, 0, Duration.ofSeconds(1), bDraining);
-        RedisFleet c = node("node-c", 0, 0, Duration.ofSeconds(1), new AtomicBoolean());
+        RedisFleet a = node("node-a", 0, 0, Duration.ofSeconds(1));
+        RedisFleet b = node("node-b", 0, 0, Duration.ofSeconds(1));
+        RedisFleet c = node("node-c", 0, 0, Duration.ofSeconds(1));
         a.announce(List.of("192.0.2.1"), List.of("udp/192.0.2.1:3478", "tcp/192.0.2.1:3478"));
         b.announce(List.of("192.0.2.2"), List.of("udp/192.0.2.2:3478"));
         c.announce(List.of("192.0.2.3"), List.of("udp/192.0.2.3:3478"));
@@ -157,8 +162,7 @@ class RedisFleetTest {
         assertThat(first.relays()).containsExactly("192.0.2.1");
         assertThat(a.leastLoadedLiveNode(true).orElseThrow().nodeId()).isEqualTo("node-b");
 
-        bDraining.set(true);
-        b.publishSoon();
+        b.markDraining();
         Await.await(
                 "b's drain is seen",
                 Duration.ofSeconds(5),
@@ -177,7 +181,7 @@ class RedisFleetTest {
 
     @Test
     void redisGoneIsUndecidedAndItsReturnWritesTheLeasesBack() throws Exception {
-        RedisFleet a = node("node-a", 2, 0, Duration.ofSeconds(3), new AtomicBoolean());
+        RedisFleet a = node("node-a", 2, 0, Duration.ofSeconds(3));
         assertThat(acquire(a, 1, "alice")).isEqualTo(LeaseDecision.GRANTED);
 
         redis.kill();
@@ -203,7 +207,7 @@ class RedisFleetTest {
 
     @Test
     void unreachableAtStartStartsAnywayAndLeasesAreUndecided() throws Exception {
-        RedisFleet a = node("redis://127.0.0.1:1", "node-a", 1, 0, Duration.ofSeconds(30), new AtomicBoolean());
+        RedisFleet a = node("redis://127.0.0.1:1", "node-a", 1, 0, Duration.ofSeconds(30));
         assertThat(a.reachable()).isFalse();
         assertThat(acquire(a, 1, "alice")).isEqualTo(LeaseDecision.UNAVAILABLE);
         assertThat(a.heldLeases())
@@ -213,7 +217,7 @@ class RedisFleetTest {
 
     @Test
     void malformedValuesAreRefusedNeverGrantedAndNeverCrash() throws Exception {
-        RedisFleet a = node("node-a", 0, 0, Duration.ofSeconds(1), new AtomicBoolean());
+        RedisFleet a = node("node-a", 0, 0, Duration.ofSeconds(1));
         redis.command("SET", "tern/fleet/realm/test/user/mallory/leases", "not-a-set");
         assertThat(acquire(a, 1, "mallory")).isEqualTo(LeaseDecision.REFUSED);
         assertThat(a.malformedValues()).isEqualTo(1);
@@ -243,7 +247,7 @@ class RedisFleetTest {
 
         // A lease planted to lapse in a century holds no slot.
         redis.command("ZADD", "tern/fleet/realm/test/user/carol/leases", "9999999999999", "forged");
-        RedisFleet quota1 = node("node-b", 1, 0, Duration.ofSeconds(30), new AtomicBoolean());
+        RedisFleet quota1 = node("node-b", 1, 0, Duration.ofSeconds(30));
         assertThat(acquire(quota1, 1, "carol")).isEqualTo(LeaseDecision.GRANTED);
     }
 }
