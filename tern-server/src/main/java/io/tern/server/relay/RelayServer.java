@@ -1,6 +1,10 @@
 package io.tern.server.relay;
 
+import io.tern.cluster.FleetSettings;
+import io.tern.cluster.NodeRegistry;
+import io.tern.cluster.RedisFleet;
 import io.tern.netty.NettyTransports;
+import io.tern.netty.relay.FleetLeases;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
 import io.tern.netty.relay.UdpIo;
@@ -27,12 +31,15 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -57,12 +64,19 @@ public final class RelayServer implements AutoCloseable {
     private final TlsContextSource tls;
     private final AtomicBoolean draining;
     private final String summary;
+    private final RedisFleet fleet;
 
-    private RelayServer(TurnServerTransport transport, TlsContextSource tls, AtomicBoolean draining, String summary) {
+    private RelayServer(
+            TurnServerTransport transport,
+            TlsContextSource tls,
+            AtomicBoolean draining,
+            String summary,
+            RedisFleet fleet) {
         this.transport = transport;
         this.tls = tls;
         this.draining = draining;
         this.summary = summary;
+        this.fleet = fleet;
     }
 
     public static RelayServer start(TurnServerConfig config) throws InterruptedException {
@@ -98,6 +112,8 @@ public final class RelayServer implements AutoCloseable {
             listenAddresses.add(new InetSocketAddress(ip, config.listeningPort()));
         }
         AtomicBoolean draining = new AtomicBoolean();
+        RedisFleet fleet = startFleet(config);
+        engine.clusterLeases(fleet != null, config.clusterFailClosed());
         byte[] nonceKey = new byte[32];
         new SecureRandom().nextBytes(nonceKey);
         SecureRandom random = new SecureRandom();
@@ -143,10 +159,14 @@ public final class RelayServer implements AutoCloseable {
                         shared,
                         InstantSource.system(),
                         UdpSocketSettings.DEFAULT,
-                        UdpIo.parse(config.udpIo())));
+                        UdpIo.parse(config.udpIo()),
+                        fleet == null ? FleetLeases.NONE : fleet));
             } catch (InterruptedException | RuntimeException e) {
                 if (tls != null) {
                     tls.close();
+                }
+                if (fleet != null) {
+                    fleet.close();
                 }
                 throw e;
             }
@@ -164,12 +184,90 @@ public final class RelayServer implements AutoCloseable {
         if (!config.noTls() && !config.tlsEnabled()) {
             LOG.log(System.Logger.Level.INFO, "TURN over TLS is off: no 'cert' and 'pkey' given");
         }
-        RelayServer server = new RelayServer(transport, tls, draining, summary);
+        if (fleet != null) {
+            fleet.announce(announcedRelays(config, plan), announcedListeners(transport, config, plan));
+        }
+        RelayServer server = new RelayServer(transport, tls, draining, summary, fleet);
         if (tls != null) {
             RUNNING.add(server);
             installSighupReload();
         }
         return server;
+    }
+
+    /** Joins the fleet when {@code cluster-redis} is set; an unreachable Redis is a warning, not a failure. */
+    private static RedisFleet startFleet(TurnServerConfig config) {
+        if (config.clusterRedis().isEmpty()) {
+            return null;
+        }
+        String nodeId = config.clusterNodeId().orElseGet(RelayServer::hostName);
+        FleetSettings settings = new FleetSettings(
+                config.clusterRedis().orElseThrow(),
+                nodeId,
+                Duration.ofSeconds(config.clusterLeaseTtlSeconds()),
+                config.clusterFailClosed(),
+                config.realm(),
+                config.userQuota(),
+                config.totalQuota());
+        LOG.log(
+                System.Logger.Level.INFO,
+                "fleet: node '" + nodeId + "' on " + settings.redis() + ", lease TTL " + config.clusterLeaseTtlSeconds()
+                        + " s, user-quota " + config.userQuota() + " and total-quota " + config.totalQuota()
+                        + " fleet-wide, fail " + (config.clusterFailClosed() ? "closed" : "open"));
+        return RedisFleet.start(settings);
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            String env = System.getenv("HOSTNAME");
+            return env == null || env.isBlank() ? "tern" : env;
+        }
+    }
+
+    /** The relay addresses clients are given: {@code external-ip} where set, else the bound ones. */
+    private static List<String> announcedRelays(TurnServerConfig config, AddressPlan plan) {
+        List<String> relays = new ArrayList<>();
+        for (ExternalIpMapping mapping : config.externalIps()) {
+            relays.add(mapping.publicIp().getHostAddress());
+        }
+        if (relays.isEmpty()) {
+            plan.relayV4().ifPresent(ip -> relays.add(ip.getHostAddress()));
+            plan.relayV6().ifPresent(ip -> relays.add(ip.getHostAddress()));
+        }
+        return relays;
+    }
+
+    /**
+     * Each listener as {@code udp|tcp|tls/HOST:PORT}, where another node can send clients (a
+     * wildcard listener is named by the node's first announced relay address).
+     */
+    private static List<String> announcedListeners(
+            TurnServerTransport transport, TurnServerConfig config, AddressPlan plan) {
+        List<String> listeners = new ArrayList<>();
+        if (transport == null) {
+            return listeners;
+        }
+        List<String> relays = announcedRelays(config, plan);
+        String fallback = relays.isEmpty() ? null : relays.get(0);
+        addListeners(listeners, "udp", transport.udpAddresses(), fallback);
+        addListeners(listeners, "tcp", transport.tcpAddresses(), fallback);
+        addListeners(listeners, "tls", transport.tlsAddresses(), fallback);
+        return listeners;
+    }
+
+    private static void addListeners(
+            List<String> listeners, String protocol, List<InetSocketAddress> addresses, String fallback) {
+        for (InetSocketAddress address : addresses) {
+            String host = address.getAddress().isAnyLocalAddress()
+                    ? fallback
+                    : address.getAddress().getHostAddress();
+            if (host != null) {
+                String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+                listeners.add(protocol + "/" + h + ":" + address.getPort());
+            }
+        }
     }
 
     private static TlsContextSource loadTls(TurnServerConfig config) {
@@ -221,6 +319,19 @@ public final class RelayServer implements AutoCloseable {
     /** Drain mode: refuse new allocations, let existing ones run out. */
     public void drain() {
         draining.set(true);
+        if (fleet != null) {
+            fleet.markDraining();
+        }
+    }
+
+    /** The fleet's registry ({@code cluster-redis}), where a draining node finds a node to send clients to. */
+    public Optional<NodeRegistry> registry() {
+        return Optional.ofNullable(fleet);
+    }
+
+    /** The fleet agent, for its figures, or empty without {@code cluster-redis}. */
+    public Optional<RedisFleet> fleet() {
+        return Optional.ofNullable(fleet);
     }
 
     public boolean draining() {
@@ -271,6 +382,9 @@ public final class RelayServer implements AutoCloseable {
         }
         if (tls != null) {
             tls.close();
+        }
+        if (fleet != null) {
+            fleet.close();
         }
     }
 
