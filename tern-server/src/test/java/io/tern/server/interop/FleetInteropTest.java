@@ -7,6 +7,10 @@ import io.tern.server.interop.CoturnTools.UclientResult;
 import io.tern.testkit.Await;
 import io.tern.testkit.RedisProcess;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -155,6 +159,16 @@ class FleetInteropTest {
                 : Long.parseLong(reply.substring(1).strip());
     }
 
+    private static String scrape(int port) throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            return http.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+        }
+    }
+
     private static void assertNoLoss(UclientResult result) {
         assertThat(result.sent()).as(result.output()).isPositive();
         assertThat(result.received()).as(result.output()).isEqualTo(result.sent());
@@ -163,8 +177,9 @@ class FleetInteropTest {
 
     @Test
     void userQuotaHoldsAcrossNodesAndAKilledNodesSlotsLapseWithinTheTtl() throws Exception {
+        int metricsPort = InteropRelay.freePort();
         Node a = node("node-a", redis.url());
-        Node b = node("node-b", redis.url());
+        Node b = node("node-b", redis.url(), "--prometheus", "--prometheus-port=" + metricsPort);
         Node c = node("node-c", redis.url());
 
         // turnutils_uclient opens two allocations per run (-c -m 1: two authenticated Allocates), so
@@ -180,6 +195,15 @@ class FleetInteropTest {
         assertThat(shortRun(c)).as("the third Allocate, on node-c").contains("486");
         assertThat(shortRun(a)).as("the third Allocate, on node-a itself").contains("486");
         assertThat(leasesOfAlice()).as("refused Allocates hold no slot").isEqualTo(2);
+        Await.await(
+                "node-b's metrics show the fleet",
+                Duration.ofSeconds(20),
+                Duration.ofMillis(200),
+                () -> scrape(metricsPort).contains("tern_fleet_node_allocations{node=\"node-a\"} 2.0"));
+        String metrics = scrape(metricsPort);
+        assertThat(metrics).contains("tern_fleet_nodes_live 3.0", "tern_fleet_redis_up 1.0");
+        assertThat(metrics).containsPattern("tern_fleet_quota_refusals_total [1-9]");
+        assertThat(metrics).containsPattern("tern_fleet_redis_round_trips_total [1-9]");
 
         long killedAtNs = System.nanoTime();
         a.process().destroyForcibly(); // SIGKILL: no release, no deregistration
