@@ -82,6 +82,9 @@ public final class RedisFleet implements FleetLeases, NodeRegistry, AutoCloseabl
     private volatile List<String> relays = List.of();
     private volatile List<String> listeners;
     private volatile long downSinceNs;
+    /** Set by {@link #close()}: a command it interrupts is no outage to report. */
+    private volatile boolean closing;
+
     private long lastRefreshNs;
 
     private RedisFleet(FleetSettings settings) {
@@ -251,7 +254,7 @@ public final class RedisFleet implements FleetLeases, NodeRegistry, AutoCloseabl
     // Outages
 
     private void down(String cause) {
-        if (down.compareAndSet(false, true)) {
+        if (!closing && down.compareAndSet(false, true)) {
             downSinceNs = System.nanoTime();
             outages.incrementAndGet();
             LOG.log(
@@ -542,6 +545,7 @@ public final class RedisFleet implements FleetLeases, NodeRegistry, AutoCloseabl
      */
     @Override
     public void close() {
+        closing = true;
         timer.shutdownNow();
         try {
             timer.awaitTermination(2, TimeUnit.SECONDS);
