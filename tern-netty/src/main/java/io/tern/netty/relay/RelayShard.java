@@ -221,8 +221,22 @@ final class RelayShard implements StreamHost, UdpInput, EngineLoop.Driver {
             case Command.BIND_CONNECTION -> tcp.bind(c.relayId(), c.client().connectionId());
             case Command.MIGRATE_CONNECTION ->
                 streams.migrate(c.client().connectionId(), c.targetShard(), c.buffer(), c.offset(), c.length());
+            case Command.ACQUIRE_LEASE -> acquireLease(c.leaseId(), c.user());
+            case Command.RELEASE_LEASE -> settings.leases().release(c.leaseId(), c.user());
             default -> throw new IllegalStateException("unknown command " + c);
         }
+    }
+
+    /** Asks the fleet; its answer, from whichever thread, comes back to this loop as a new engine input. */
+    private void acquireLease(long leaseId, String user) {
+        settings.leases()
+                .acquire(
+                        leaseId,
+                        user,
+                        decision -> loop.execute(() -> {
+                            engine.onLeaseDecided(leaseId, decision, clock.nowNs());
+                            drain();
+                        }));
     }
 
     private void sendToClient(Command c) {

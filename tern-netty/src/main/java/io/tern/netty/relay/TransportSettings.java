@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param wallClock     the engines' wall clock (REST username expiry)
  * @param sockets       kernel buffers and write queue bound of every UDP socket
  * @param udpIo         how the relay threads do UDP I/O (resolved at start: FFM where it cannot run fails)
+ * @param leases        the fleet's lease store for the engines' ACQUIRE_LEASE and RELEASE_LEASE
  */
 public record TransportSettings(
         List<InetSocketAddress> udpAddresses,
@@ -34,10 +35,12 @@ public record TransportSettings(
         TurnShared shared,
         InstantSource wallClock,
         UdpSocketSettings sockets,
-        UdpIo udpIo) {
+        UdpIo udpIo,
+        FleetLeases leases) {
 
     public TransportSettings {
         Objects.requireNonNull(udpIo, "udpIo");
+        Objects.requireNonNull(leases, "leases");
         udpAddresses = List.copyOf(udpAddresses);
         tcpAddresses = List.copyOf(tcpAddresses);
         tlsAddresses = List.copyOf(tlsAddresses);
@@ -45,6 +48,34 @@ public record TransportSettings(
         if (!tlsAddresses.isEmpty() && tls == null) {
             throw new IllegalArgumentException("TLS listeners need a TLS context");
         }
+    }
+
+    /** Without a fleet ({@link FleetLeases#NONE}). */
+    public TransportSettings(
+            List<InetSocketAddress> udpAddresses,
+            List<InetSocketAddress> tcpAddresses,
+            List<InetSocketAddress> tlsAddresses,
+            TlsContextSource tls,
+            StreamSettings streams,
+            int relayThreads,
+            TurnEngineConfig engineConfig,
+            TurnShared shared,
+            InstantSource wallClock,
+            UdpSocketSettings sockets,
+            UdpIo udpIo) {
+        this(
+                udpAddresses,
+                tcpAddresses,
+                tlsAddresses,
+                tls,
+                streams,
+                relayThreads,
+                engineConfig,
+                shared,
+                wallClock,
+                sockets,
+                udpIo,
+                FleetLeases.NONE);
     }
 
     /** UDP only, with default stream bounds, the system clock and default socket settings. */

@@ -17,8 +17,10 @@ import static io.tern.server.config.CoturnTypes.stickyFlag;
 import static io.tern.server.config.CoturnTypes.text;
 import static io.tern.server.option.OptionTypes.integer;
 import static io.tern.server.option.OptionTypes.optional;
+import static io.tern.server.option.OptionTypes.parsed;
 import static io.tern.server.option.OptionTypes.repeatable;
 
+import io.tern.cluster.RedisAddress;
 import io.tern.netty.stream.StreamSettings;
 import io.tern.server.option.Arity;
 import io.tern.server.option.Option;
@@ -349,6 +351,38 @@ public final class CoturnOptions {
             .help("ChannelBind accepts only RFC 8656's channel numbers, 0x4000-0x4FFF. Without it RFC 5766's"
                     + " 0x4000-0x7FFF are accepted too, as coturn does (its turnutils_uclient uses them)."));
 
+    // ---- the fleet (Tern extensions; coturn's quotas are per process) -----------------------------
+
+    public static final Option<Optional<RedisAddress>> CLUSTER_REDIS = add(supported("cluster-redis")
+            .ternExtension()
+            .type(
+                    optional(parsed("<redis://HOST:PORT[/DB]>", RedisAddress::parse, RedisAddress::toString)),
+                    Optional.empty())
+            .defaultText("none: quotas count this node's allocations only")
+            .help("Redis shared by a fleet of relays, redis://[[USER]:PASSWORD@]HOST:PORT[/DB] or rediss:// for"
+                    + " TLS: user-quota and total-quota then count every node's allocations, each holding a lease"
+                    + " there, and the node registers its addresses and load. Redis is never asked per packet."));
+
+    public static final Option<Optional<String>> CLUSTER_NODE_ID = add(supported("cluster-node-id")
+            .ternExtension()
+            .type(optional(parsed("<id>", CoturnOptions::nodeId, id -> id)), Optional.empty())
+            .defaultText("the host name")
+            .help("This relay's name in the fleet, unique among its nodes: letters, digits, '.', '_', ':' and"
+                    + " '-', at most 128."));
+
+    public static final Option<Integer> CLUSTER_LEASE_TTL = add(supported("cluster-lease-ttl")
+            .ternExtension()
+            .type(integer("<seconds>", 1, 3600), 30)
+            .help("How long a crashed node's allocations keep their slots in the fleet's quotas, and its"
+                    + " registration stays live; refreshed every third of it."));
+
+    public static final Option<String> CLUSTER_REDIS_FAIL = add(supported("cluster-redis-fail")
+            .ternExtension()
+            .type(choice("open", "closed"), "open")
+            .help("While the cluster Redis is unreachable: 'open' decides allocations by this node's own quotas"
+                    + " (logged once per outage, counted), 'closed' refuses them with 508 (Insufficient"
+                    + " Capacity)."));
+
     // ---- TLS ------------------------------------------------------------------------------------
 
     public static final Option<Optional<Path>> CERT = add(supported("cert")
@@ -558,6 +592,14 @@ public final class CoturnOptions {
             }
         }
         return Map.copyOf(byName);
+    }
+
+    private static String nodeId(final String text) {
+        if (!text.matches("[A-Za-z0-9._:-]{1,128}")) {
+            throw new IllegalArgumentException(
+                    "must be 1 to 128 letters, digits, '.', '_', ':' or '-' (it names the node's keys in Redis)");
+        }
+        return text;
     }
 
     private static List<String> secretComments(final TurnServerConfig config, final boolean showSecrets) {

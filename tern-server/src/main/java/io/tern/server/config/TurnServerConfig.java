@@ -2,6 +2,7 @@ package io.tern.server.config;
 
 import static io.tern.server.config.CoturnOptions.*;
 
+import io.tern.cluster.RedisAddress;
 import io.tern.turn.engine.TurnEngineConfig;
 import io.tern.turn.policy.IpRange;
 import java.net.InetAddress;
@@ -108,6 +109,25 @@ public record TurnServerConfig(
 
     public int userQuota() {
         return options.get(USER_QUOTA);
+    }
+
+    /** {@code cluster-redis}: the fleet's Redis, or empty for quotas of this node alone. */
+    public Optional<RedisAddress> clusterRedis() {
+        return options.get(CLUSTER_REDIS);
+    }
+
+    /** {@code cluster-node-id}, or empty for the host name. */
+    public Optional<String> clusterNodeId() {
+        return options.get(CLUSTER_NODE_ID);
+    }
+
+    public int clusterLeaseTtlSeconds() {
+        return options.get(CLUSTER_LEASE_TTL);
+    }
+
+    /** {@code cluster-redis-fail closed}: refuse Allocates (508) while Redis is unreachable. */
+    public boolean clusterFailClosed() {
+        return options.get(CLUSTER_REDIS_FAIL).equals("closed");
     }
 
     public int totalQuota() {

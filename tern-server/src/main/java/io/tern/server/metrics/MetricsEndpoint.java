@@ -59,7 +59,8 @@ public final class MetricsEndpoint implements AutoCloseable {
                 .openConnections(server::streamConnections)
                 .connectionEvents(server.streamCounters())
                 .kernelReceiveDrops(server::kernelReceiveDrops)
-                .udpIo(server::udpIo);
+                .udpIo(server::udpIo)
+                .fleet(server.fleet().orElse(null));
     }
 
     /** Registers {@code metrics} and the JVM's in a fresh registry and serves it on {@code bind}. */

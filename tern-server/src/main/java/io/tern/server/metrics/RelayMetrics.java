@@ -1,6 +1,7 @@
 package io.tern.server.metrics;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.tern.cluster.RedisFleet;
 import io.tern.netty.stream.StreamCounters;
 import io.tern.netty.stream.StreamEvent;
 import io.tern.stun.message.StunMethod;
@@ -46,6 +47,7 @@ public final class RelayMetrics {
     private final AtomicReference<StreamCounters> streamCounters = new AtomicReference<>();
     private final AtomicReference<LongSupplier> kernelReceiveDrops = new AtomicReference<>(() -> 0);
     private final AtomicReference<Supplier<String>> udpIo = new AtomicReference<>(() -> "none");
+    private final AtomicReference<RedisFleet> fleet = new AtomicReference<>();
 
     /**
      * @param engines  read at every scrape, so engines added later (e.g. TCP/TLS listeners) count
@@ -81,6 +83,12 @@ public final class RelayMetrics {
     /** How the relay threads do UDP I/O ({@code ffm}, {@code netty}, {@code none}), for {@code tern_udp_io}. */
     public RelayMetrics udpIo(Supplier<String> supplier) {
         udpIo.set(Objects.requireNonNull(supplier, "supplier"));
+        return this;
+    }
+
+    /** The fleet agent ({@code --cluster-redis}), for the {@code tern_fleet_*} metrics; set before {@link #register}. */
+    public RelayMetrics fleet(RedisFleet agent) {
+        fleet.set(agent);
         return this;
     }
 
@@ -154,6 +162,10 @@ public final class RelayMetrics {
                         "tern_draining",
                         "1 in drain mode (new allocations refused with 508), else 0",
                         () -> draining.getAsBoolean() ? 1 : 0);
+        RedisFleet agent = fleet.get();
+        if (agent != null) {
+            FleetMetrics.register(registry, agent);
+        }
     }
 
     private void allocationsActive(MetricTable.Sink sink) {

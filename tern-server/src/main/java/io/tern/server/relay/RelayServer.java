@@ -1,6 +1,10 @@
 package io.tern.server.relay;
 
+import io.tern.cluster.FleetSettings;
+import io.tern.cluster.NodeRegistry;
+import io.tern.cluster.RedisFleet;
 import io.tern.netty.NettyTransports;
+import io.tern.netty.relay.FleetLeases;
 import io.tern.netty.relay.TransportSettings;
 import io.tern.netty.relay.TurnServerTransport;
 import io.tern.netty.relay.UdpIo;
@@ -15,6 +19,7 @@ import io.tern.server.config.ExternalIpMapping;
 import io.tern.server.config.StaticUser;
 import io.tern.server.config.TurnServerConfig;
 import io.tern.server.drain.AlternateSource;
+import io.tern.server.drain.RegistryAlternates;
 import io.tern.server.drain.StaticAlternates;
 import io.tern.stun.address.TransportAddress;
 import io.tern.turn.allocation.RelayPortPool;
@@ -33,13 +38,16 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -66,6 +74,7 @@ public final class RelayServer implements AutoCloseable {
     private final Alternates alternates;
     private final AlternateSource alternateSource;
     private final String summary;
+    private final RedisFleet fleet;
 
     private RelayServer(
             TurnServerTransport transport,
@@ -73,20 +82,28 @@ public final class RelayServer implements AutoCloseable {
             AtomicBoolean draining,
             Alternates alternates,
             AlternateSource alternateSource,
-            String summary) {
+            String summary,
+            RedisFleet fleet) {
         this.transport = transport;
         this.tls = tls;
         this.draining = draining;
         this.alternates = alternates;
         this.alternateSource = alternateSource;
         this.summary = summary;
+        this.fleet = fleet;
     }
 
-    /** A relay redirecting to coturn's static alternate servers, if the config names any. */
+    /**
+     * A relay redirecting to coturn's static alternate servers if the config names any, else, in a
+     * fleet ({@code cluster-redis}), to the registry's live nodes while it drains.
+     */
     public static RelayServer start(TurnServerConfig config) throws InterruptedException {
-        StaticAlternates alternates = StaticAlternates.from(config);
-        RelayServer server = start(config, alternates);
-        alternates.excludeSelf(Map.of(
+        RedisFleet fleet = startFleet(config);
+        StaticAlternates statics = StaticAlternates.from(config);
+        AlternateSource source =
+                fleet != null && statics.alternates().isEmpty() ? new RegistryAlternates(fleet) : statics;
+        RelayServer server = start(config, source, fleet);
+        statics.excludeSelf(Map.of(
                 TransportProtocol.UDP, server.udpAddresses(),
                 TransportProtocol.TCP, server.tcpAddresses(),
                 TransportProtocol.TLS, server.tlsAddresses()));
@@ -99,6 +116,11 @@ public final class RelayServer implements AutoCloseable {
      * {@link StaticAlternates}); asked now, on {@link #drain()} and on each {@link #refreshAlternates()}.
      */
     public static RelayServer start(TurnServerConfig config, AlternateSource alternateSource)
+            throws InterruptedException {
+        return start(config, alternateSource, startFleet(config));
+    }
+
+    private static RelayServer start(TurnServerConfig config, AlternateSource alternateSource, RedisFleet fleet)
             throws InterruptedException {
         AddressPlan plan = AddressPlan.forHost(config);
         List<InetAddress> listenIps = plan.listenIps();
@@ -133,6 +155,7 @@ public final class RelayServer implements AutoCloseable {
         }
         AtomicBoolean draining = new AtomicBoolean();
         Alternates alternates = new Alternates(alternateSource.alternates());
+        engine.clusterLeases(fleet != null, config.clusterFailClosed());
         SecureRandom random = new SecureRandom();
         byte[] nonceKey = config.statelessNonceSecret()
                 .map(NonceService::keyFromSecret)
@@ -184,10 +207,14 @@ public final class RelayServer implements AutoCloseable {
                         shared,
                         InstantSource.system(),
                         UdpSocketSettings.DEFAULT,
-                        UdpIo.parse(config.udpIo())));
+                        UdpIo.parse(config.udpIo()),
+                        fleet == null ? FleetLeases.NONE : fleet));
             } catch (InterruptedException | RuntimeException e) {
                 if (tls != null) {
                     tls.close();
+                }
+                if (fleet != null) {
+                    fleet.close();
                 }
                 throw e;
             }
@@ -205,12 +232,90 @@ public final class RelayServer implements AutoCloseable {
         if (!config.noTls() && !config.tlsEnabled()) {
             LOG.log(System.Logger.Level.INFO, "TURN over TLS is off: no 'cert' and 'pkey' given");
         }
-        RelayServer server = new RelayServer(transport, tls, draining, alternates, alternateSource, summary);
+        if (fleet != null) {
+            fleet.announce(announcedRelays(config, plan), announcedListeners(transport, config, plan));
+        }
+        RelayServer server = new RelayServer(transport, tls, draining, alternates, alternateSource, summary, fleet);
         if (tls != null) {
             RUNNING.add(server);
             installSighupReload();
         }
         return server;
+    }
+
+    /** Joins the fleet when {@code cluster-redis} is set; an unreachable Redis is a warning, not a failure. */
+    private static RedisFleet startFleet(TurnServerConfig config) {
+        if (config.clusterRedis().isEmpty()) {
+            return null;
+        }
+        String nodeId = config.clusterNodeId().orElseGet(RelayServer::hostName);
+        FleetSettings settings = new FleetSettings(
+                config.clusterRedis().orElseThrow(),
+                nodeId,
+                Duration.ofSeconds(config.clusterLeaseTtlSeconds()),
+                config.clusterFailClosed(),
+                config.realm(),
+                config.userQuota(),
+                config.totalQuota());
+        LOG.log(
+                System.Logger.Level.INFO,
+                "fleet: node '" + nodeId + "' on " + settings.redis() + ", lease TTL " + config.clusterLeaseTtlSeconds()
+                        + " s, user-quota " + config.userQuota() + " and total-quota " + config.totalQuota()
+                        + " fleet-wide, fail " + (config.clusterFailClosed() ? "closed" : "open"));
+        return RedisFleet.start(settings);
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            String env = System.getenv("HOSTNAME");
+            return env == null || env.isBlank() ? "tern" : env;
+        }
+    }
+
+    /** The relay addresses clients are given: {@code external-ip} where set, else the bound ones. */
+    private static List<String> announcedRelays(TurnServerConfig config, AddressPlan plan) {
+        List<String> relays = new ArrayList<>();
+        for (ExternalIpMapping mapping : config.externalIps()) {
+            relays.add(mapping.publicIp().getHostAddress());
+        }
+        if (relays.isEmpty()) {
+            plan.relayV4().ifPresent(ip -> relays.add(ip.getHostAddress()));
+            plan.relayV6().ifPresent(ip -> relays.add(ip.getHostAddress()));
+        }
+        return relays;
+    }
+
+    /**
+     * Each listener as {@code udp|tcp|tls/HOST:PORT}, where another node can send clients (a
+     * wildcard listener is named by the node's first announced relay address).
+     */
+    private static List<String> announcedListeners(
+            TurnServerTransport transport, TurnServerConfig config, AddressPlan plan) {
+        List<String> listeners = new ArrayList<>();
+        if (transport == null) {
+            return listeners;
+        }
+        List<String> relays = announcedRelays(config, plan);
+        String fallback = relays.isEmpty() ? null : relays.get(0);
+        addListeners(listeners, "udp", transport.udpAddresses(), fallback);
+        addListeners(listeners, "tcp", transport.tcpAddresses(), fallback);
+        addListeners(listeners, "tls", transport.tlsAddresses(), fallback);
+        return listeners;
+    }
+
+    private static void addListeners(
+            List<String> listeners, String protocol, List<InetSocketAddress> addresses, String fallback) {
+        for (InetSocketAddress address : addresses) {
+            String host = address.getAddress().isAnyLocalAddress()
+                    ? fallback
+                    : address.getAddress().getHostAddress();
+            if (host != null) {
+                String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+                listeners.add(protocol + "/" + h + ":" + address.getPort());
+            }
+        }
     }
 
     private static TlsContextSource loadTls(TurnServerConfig config) {
@@ -266,6 +371,19 @@ public final class RelayServer implements AutoCloseable {
     public void drain() {
         refreshAlternates();
         draining.set(true);
+        if (fleet != null) {
+            fleet.markDraining();
+        }
+    }
+
+    /** The fleet's registry ({@code cluster-redis}), where a draining node finds a node to send clients to. */
+    public Optional<NodeRegistry> registry() {
+        return Optional.ofNullable(fleet);
+    }
+
+    /** The fleet agent, for its figures, or empty without {@code cluster-redis}. */
+    public Optional<RedisFleet> fleet() {
+        return Optional.ofNullable(fleet);
     }
 
     /** Hands the engines the {@link AlternateSource}'s alternates as of now. */
@@ -326,6 +444,9 @@ public final class RelayServer implements AutoCloseable {
         }
         if (tls != null) {
             tls.close();
+        }
+        if (fleet != null) {
+            fleet.close();
         }
     }
 

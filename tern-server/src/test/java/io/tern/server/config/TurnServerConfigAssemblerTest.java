@@ -349,6 +349,11 @@ class TurnServerConfigAssemblerTest {
                 "user                  | bob:0xbc807ee29df3c9ffa736523fb2c4e8eZ | the key after '0x' must be exactly 32 hex digits",
                 "user                  | bob:0xbc807ee29df3c9ffa736523fb2c4e8ee00 | the key after '0x' must be exactly 32 hex digits",
                 "cert                  | /nonexistent/cert.pem | file not readable",
+                "cluster-redis         | http://127.0.0.1:6379 | must start redis:// or rediss://",
+                "cluster-redis         | redis://127.0.0.1:6379/x | database 'x' is not a number",
+                "cluster-redis         | redis:///0    | has no host",
+                "cluster-node-id       | node a        | must be 1 to 128 letters",
+                "cluster-lease-ttl     | 0             | must be 1-3600",
             })
     void invalidValuesNameOptionValueAndSource(final String option, final String value, final String reason) {
         final List<String> extra = option.equals("cert") ? List.of("pkey=/nonexistent/pkey.pem") : List.of();

@@ -91,12 +91,12 @@ class DeployManifestsTest {
 
     @Test
     void theDaemonSetsConfigIsOneTernTurnAccepts() throws Exception {
-        // redis.conf (cluster-redis) is read by the fleet's Redis options, which live on their own branch.
         Path config = dir.resolve("turnserver.conf");
         Files.writeString(
                 config,
                 Files.readString(DEPLOY.resolve("kubernetes/turn/turnserver.conf"))
-                        + Files.readString(DEPLOY.resolve("kubernetes/turn/secrets.conf")));
+                        + Files.readString(DEPLOY.resolve("kubernetes/turn/secrets.conf"))
+                        + Files.readString(DEPLOY.resolve("kubernetes/turn/redis.conf")));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         picocli.CommandLine turn =
@@ -110,6 +110,7 @@ class DeployManifestsTest {
         assertThat(out.toString())
                 .contains("drain-on-term")
                 .contains("prometheus-port=9641")
-                .contains("stateless-nonce-secret: given");
+                .contains("stateless-nonce-secret: given")
+                .contains("cluster-redis=redis://tern-redis-0.tern-redis.tern.svc:6379/0");
     }
 }

@@ -39,6 +39,8 @@ public final class Allocation extends Expiring {
     TransportAddress relayedV6;
     /** Non-null while the relay sockets are being bound; the allocation then answers nothing else. */
     RelayOpening opening;
+    /** The fleet-wide lease this allocation holds or asked for, 0 for none ({@code --cluster-redis}). */
+    long leaseId;
 
     final ArrayList<PeerConnection> peerConnections = new ArrayList<>(0);
     private final Int2ObjectHashMap<Permission> permissionsV4 = new Int2ObjectHashMap<>();
@@ -109,6 +111,14 @@ public final class Allocation extends Expiring {
 
     public void opening(RelayOpening opening) {
         this.opening = opening;
+    }
+
+    public long leaseId() {
+        return leaseId;
+    }
+
+    public void leaseId(long id) {
+        this.leaseId = id;
     }
 
     public boolean isOpening() {

@@ -30,7 +30,10 @@ public final class RelayOpening {
     public long reservationToken;
     public int addressErrorCode;
 
+    /** The fleet has not yet decided this allocation's lease ({@code --cluster-redis}). */
+    public boolean waitingLease;
+
     public boolean waiting() {
-        return waitingV4 || waitingV6;
+        return waitingV4 || waitingV6 || waitingLease;
     }
 }

@@ -43,6 +43,15 @@ public final class Command {
      */
     public static final int MIGRATE_CONNECTION = 7;
 
+    /**
+     * Ask the fleet for lease {@link #leaseId()} of user {@link #user()} (cluster-wide
+     * {@code user-quota} and {@code total-quota}), off the packet path. Answer with
+     * {@link TurnEngine#onLeaseDecided}; the Allocate waits for it.
+     */
+    public static final int ACQUIRE_LEASE = 8;
+    /** Give back lease {@link #leaseId()} of user {@link #user()}: its allocation ended (or never opened). */
+    public static final int RELEASE_LEASE = 9;
+
     private final CommandQueue queue;
     private int slot;
 
@@ -87,6 +96,16 @@ public final class Command {
         return queue.aux[slot];
     }
 
+    /** The lease of {@link #ACQUIRE_LEASE} and {@link #RELEASE_LEASE}: unique on this node, never 0. */
+    public long leaseId() {
+        return queue.leaseIds[slot];
+    }
+
+    /** The user of {@link #ACQUIRE_LEASE} and {@link #RELEASE_LEASE} (the allocation's credential). */
+    public String user() {
+        return queue.users[slot];
+    }
+
     public DirectBuffer buffer() {
         return queue.buffers[slot];
     }
@@ -121,6 +140,8 @@ public final class Command {
             case CONNECT_PEER -> "CONNECT_PEER " + relayId() + " from " + parentRelayId() + " to " + address();
             case BIND_CONNECTION -> "BIND_CONNECTION " + client() + " to " + relayId();
             case MIGRATE_CONNECTION -> "MIGRATE_CONNECTION " + client() + " to shard " + targetShard();
+            case ACQUIRE_LEASE -> "ACQUIRE_LEASE " + Long.toHexString(leaseId()) + " " + user();
+            case RELEASE_LEASE -> "RELEASE_LEASE " + Long.toHexString(leaseId()) + " " + user();
             default -> "?" + kind();
         };
     }

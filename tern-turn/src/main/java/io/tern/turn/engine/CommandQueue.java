@@ -24,6 +24,9 @@ public final class CommandQueue {
     /** The parent relay of CONNECT_PEER, the relay protocol of OPEN_RELAY, the shard of MIGRATE_CONNECTION. */
     int[] aux = new int[INITIAL_COMMANDS];
 
+    long[] leaseIds = new long[INITIAL_COMMANDS];
+    String[] users = new String[INITIAL_COMMANDS];
+
     TransportAddress[] addresses = new TransportAddress[INITIAL_COMMANDS];
     DirectBuffer[] buffers = new DirectBuffer[INITIAL_COMMANDS];
     int[] offsets = new int[INITIAL_COMMANDS];
@@ -66,6 +69,7 @@ public final class CommandQueue {
     private void clear() {
         for (int i = 0; i < tail; i++) {
             buffers[i] = null;
+            users[i] = null;
         }
         head = 0;
         tail = 0;
@@ -143,6 +147,18 @@ public final class CommandQueue {
         bytes(s, message, offset, length, true);
     }
 
+    public void acquireLease(long leaseId, String user) {
+        int s = add(Command.ACQUIRE_LEASE);
+        leaseIds[s] = leaseId;
+        users[s] = user;
+    }
+
+    public void releaseLease(long leaseId, String user) {
+        int s = add(Command.RELEASE_LEASE);
+        leaseIds[s] = leaseId;
+        users[s] = user;
+    }
+
     private void bytes(int s, DirectBuffer buffer, int offset, int length, boolean inPlaceBytes) {
         buffers[s] = buffer;
         offsets[s] = offset;
@@ -171,6 +187,8 @@ public final class CommandQueue {
         offsets = Arrays.copyOf(offsets, n);
         lengths = Arrays.copyOf(lengths, n);
         inPlace = Arrays.copyOf(inPlace, n);
+        leaseIds = Arrays.copyOf(leaseIds, n);
+        users = Arrays.copyOf(users, n);
         int old = clients.length;
         clients = Arrays.copyOf(clients, n);
         addresses = Arrays.copyOf(addresses, n);

@@ -8,6 +8,7 @@ import io.tern.turn.allocation.PeerConnectionTable;
 import io.tern.turn.policy.PeerAddressPolicy;
 import io.tern.turn.timer.TimerWheel;
 import java.util.random.RandomGenerator;
+import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * What an engine's method handlers work on: the tables it alone owns (allocations, peer
@@ -24,12 +25,16 @@ public final class EngineState {
     public final TimerWheel timers;
     public final AllocationTable allocations = new AllocationTable();
     public final PeerConnectionTable peerConnections = new PeerConnectionTable();
+    /** Allocations whose fleet-wide lease is asked for and not yet decided, by lease id. */
+    public final Long2ObjectHashMap<Allocation> undecidedLeases = new Long2ObjectHashMap<>();
+
     public final RandomGenerator random;
     /** This engine's relay thread, and how many there are: CONNECTION-IDs carry the thread in their top byte. */
     public final int shard;
 
     public final int shards;
     private int nextRelayId = 1;
+    private long nextLeaseSequence = 1;
 
     EngineState(
             TurnEngineConfig config,
@@ -72,6 +77,14 @@ public final class EngineState {
     }
 
     /**
+     * A lease id unique on this node for as long as it runs: the shard in the top byte, then a
+     * sequence that would take centuries to wrap. The fleet tells nodes' leases apart by node.
+     */
+    public long newLeaseId() {
+        return ((long) shard << 56) | nextLeaseSequence++;
+    }
+
+    /**
      * A fresh, unused CONNECTION-ID (RFC 6062 §6.2.1): this engine's shard in the top byte, so
      * that a ConnectionBind arriving on another relay thread can be sent to this one (as coturn
      * does), and 24 random bits, never 0.
@@ -105,6 +118,11 @@ public final class EngineState {
         allocation.relayV4(-1, null);
         allocation.relayV6(-1, null);
         shared.state().releaseAllocation(allocation.credential().user());
+        if (allocation.leaseId() != 0) {
+            undecidedLeases.remove(allocation.leaseId());
+            commands.releaseLease(allocation.leaseId(), allocation.credential().user());
+            allocation.leaseId(0);
+        }
         if (!allocation.isOpening()) {
             counters.allocationClosed(allocation.protocol());
         }

@@ -32,6 +32,8 @@ public final class TurnCounters {
     private final AtomicLongArray drops = new AtomicLongArray(DropReason.values().length);
     private final AtomicLongArray activeAllocations = new AtomicLongArray(PROTOCOLS);
     private final AtomicLongArray authFailures = new AtomicLongArray(1);
+    /** Allocates the fleet refused (its quota spent), and those decided without it (its store unreachable). */
+    private final AtomicLongArray leases = new AtomicLongArray(2);
 
     public static int[] methods() {
         return METHODS.clone();
@@ -72,6 +74,24 @@ public final class TurnCounters {
 
     public void authFailure() {
         authFailures.lazySet(0, authFailures.get(0) + 1);
+    }
+
+    /** An Allocate refused because a cluster-wide quota is spent. */
+    public void leaseRefused() {
+        leases.lazySet(0, leases.get(0) + 1);
+    }
+
+    /** An Allocate whose lease the fleet could not decide (granted on local quotas, or refused failing closed). */
+    public void leaseUnavailable() {
+        leases.lazySet(1, leases.get(1) + 1);
+    }
+
+    public long leaseRefusals() {
+        return leases.get(0);
+    }
+
+    public long leasesUndecided() {
+        return leases.get(1);
     }
 
     public void allocationOpened(TransportProtocol protocol) {

@@ -28,6 +28,7 @@ import io.tern.turn.method.ConnectionBindHandler;
 import io.tern.turn.method.CreatePermissionHandler;
 import io.tern.turn.method.RefreshHandler;
 import io.tern.turn.method.SendHandler;
+import io.tern.turn.quota.LeaseDecision;
 import io.tern.turn.timer.Expiring;
 import io.tern.turn.timer.TimerWheel;
 import io.tern.turn.transaction.TransactionCache;
@@ -45,9 +46,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <ul>
  *   <li>Inputs: {@link #onClientMessage}, {@link #onPeerDatagram}, {@link #onClientConnectionClosed},
  *       {@link #onRelayOpened}, {@link #onPeerConnected}, {@link #onPeerConnectionAccepted},
- *       {@link #onPeerConnectionClosed}, {@link #onTimeout}.
+ *       {@link #onPeerConnectionClosed}, {@link #onLeaseDecided}, {@link #onTimeout}.
  *   <li>Outputs: {@link Command}s (send to a client or a peer, open or close a relay socket,
- *       connect to a peer, bind a data connection).
+ *       connect to a peer, bind a data connection, acquire or release a fleet-wide lease).
  * </ul>
  *
  * <p>ChannelData is recognised before any STUN decoding and relayed in place. Requests are
@@ -293,6 +294,17 @@ public final class TurnEngine {
         } else if (bound) {
             // The allocation went while the socket was being opened.
             commands.closeRelay(relayId);
+        }
+    }
+
+    /**
+     * The transport's answer to {@link Command#ACQUIRE_LEASE}. A lease whose allocation is gone
+     * (its release already queued) is ignored.
+     */
+    public void onLeaseDecided(long leaseId, LeaseDecision decision, long nowNs) {
+        Allocation allocation = state.undecidedLeases.remove(leaseId);
+        if (allocation != null) {
+            allocate.onLeaseDecided(allocation, decision, nowNs);
         }
     }
 

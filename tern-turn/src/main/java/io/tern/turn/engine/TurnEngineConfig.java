@@ -25,6 +25,11 @@ import java.util.concurrent.TimeUnit;
  * @param peerConnectionTimeoutNs how long a Connect may take (then 447) and how long a peer
  *                               connection waits for its ConnectionBind (then it is closed); RFC 6062
  *                               says 30 s for both
+ * @param clusterLeases          every Allocate that passes the local quotas also asks the transport
+ *                               for a fleet-wide lease ({@link Command#ACQUIRE_LEASE}) before it is
+ *                               answered ({@code --cluster-redis})
+ * @param clusterFailClosed      a lease that cannot be decided (the fleet's store is unreachable)
+ *                               refuses the Allocate with 508; otherwise the local quotas alone decide
  */
 public record TurnEngineConfig(
         TransportAddress relayAddressV4,
@@ -44,7 +49,9 @@ public record TurnEngineConfig(
         double unauthenticatedBurst,
         int maxChannelNumber,
         int maxPeerConnections,
-        long peerConnectionTimeoutNs) {
+        long peerConnectionTimeoutNs,
+        boolean clusterLeases,
+        boolean clusterFailClosed) {
 
     /** RFC 8656 §7.2: an unclaimed RESERVATION-TOKEN lapses after about 30 seconds. */
     public static final long RESERVATION_LIFETIME_NS = TimeUnit.SECONDS.toNanos(30);
@@ -89,6 +96,8 @@ public record TurnEngineConfig(
         private int maxChannelNumber = RFC5766_MAX_CHANNEL;
         private int maxPeerConnections = 64;
         private long peerConnectionTimeoutNs = TimeUnit.SECONDS.toNanos(30);
+        private boolean clusterLeases;
+        private boolean clusterFailClosed;
 
         public Builder relayAddressV4(TransportAddress a) {
             this.relayAddressV4 = a;
@@ -177,6 +186,13 @@ public record TurnEngineConfig(
             return this;
         }
 
+        /** Fleet-wide leases for every allocation; {@code failClosed} refuses when they cannot be decided. */
+        public Builder clusterLeases(boolean leases, boolean failClosed) {
+            this.clusterLeases = leases;
+            this.clusterFailClosed = failClosed;
+            return this;
+        }
+
         public TurnEngineConfig build() {
             return new TurnEngineConfig(
                     relayAddressV4,
@@ -196,7 +212,9 @@ public record TurnEngineConfig(
                     unauthenticatedBurst,
                     maxChannelNumber,
                     maxPeerConnections,
-                    peerConnectionTimeoutNs);
+                    peerConnectionTimeoutNs,
+                    clusterLeases,
+                    clusterFailClosed);
         }
     }
 }

@@ -21,6 +21,7 @@ import io.tern.turn.engine.EngineState;
 import io.tern.turn.engine.RequestContext;
 import io.tern.turn.engine.SharedState;
 import io.tern.turn.engine.TurnEngineConfig;
+import io.tern.turn.quota.LeaseDecision;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,7 +47,9 @@ public final class AllocateHandler {
      * step of RFC 8656 §7.2 is one method below, in the order Tern checks them (the order decides
      * which error a request with several faults gets). Step 1 (authentication) is done before any
      * handler runs; step 4 needs nothing (Tern honours DONT-FRAGMENT); the 300 (Try Alternate) the
-     * server MAY send comes right after step 2, as coturn's redirect follows its 437 check.
+     * server MAY send comes right after step 2, as coturn's redirect follows its 437 check. With
+     * fleet-wide quotas step 10 is asked of the fleet too, once the local checks passed
+     * ({@link #step10FleetQuota}).
      */
     public void handle(RequestContext request) {
         if (step2FiveTupleFree(request)
@@ -63,6 +66,7 @@ public final class AllocateHandler {
             Allocation allocation = newAllocation(request);
             if (steps5And8Ipv4Port(request, allocation) && step9Ipv6Port(request, allocation)) {
                 engine.allocations.add(allocation);
+                step10FleetQuota(allocation);
             }
         }
     }
@@ -216,6 +220,52 @@ public final class AllocateHandler {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Step 10 again, fleet-wide ({@code --cluster-redis}): the local quotas passed, now the fleet's
+     * count decides. The lease is asked for while the relay sockets are bound, so the Allocate waits
+     * for the slower of the two, not for both in turn; {@link #onLeaseDecided} carries on.
+     */
+    private void step10FleetQuota(Allocation allocation) {
+        if (!engine.config.clusterLeases()) {
+            return;
+        }
+        long leaseId = engine.newLeaseId();
+        allocation.leaseId(leaseId);
+        allocation.opening().waitingLease = true;
+        engine.undecidedLeases.put(leaseId, allocation);
+        engine.commands.acquireLease(leaseId, allocation.credential().user());
+    }
+
+    /**
+     * The fleet decided the lease of an allocation being opened. A spent cluster-wide quota is
+     * step 10's 486. An undecided lease (the store unreachable) falls back on the local quotas,
+     * which already passed, or, failing closed, is a 508: the client asked for nothing beyond its
+     * quota, the server cannot vouch for capacity, and 508 tells it to try later or elsewhere
+     * (RFC 8656 §7.2), where 486 would blame its quota.
+     */
+    public void onLeaseDecided(Allocation allocation, LeaseDecision decision, long nowNs) {
+        RelayOpening opening = allocation.opening();
+        if (opening == null || !opening.waitingLease) {
+            return;
+        }
+        opening.waitingLease = false;
+        if (decision == LeaseDecision.REFUSED) {
+            engine.counters.leaseRefused();
+            fail(allocation, opening, ErrorCode.ALLOCATION_QUOTA_REACHED, nowNs);
+            return;
+        }
+        if (decision == LeaseDecision.UNAVAILABLE) {
+            engine.counters.leaseUnavailable();
+            if (engine.config.clusterFailClosed()) {
+                fail(allocation, opening, ErrorCode.INSUFFICIENT_CAPACITY, nowNs);
+                return;
+            }
+        }
+        if (!opening.waiting()) {
+            complete(allocation, opening, nowNs);
+        }
     }
 
     /** The allocation, opening: its lifetime and port wishes, and the answer it will send once bound. */
@@ -378,17 +428,13 @@ public final class AllocateHandler {
             opening.addressErrorCode = ErrorCode.INSUFFICIENT_CAPACITY;
             return true;
         }
-        fail(allocation, opening, nowNs);
+        fail(allocation, opening, ErrorCode.INSUFFICIENT_CAPACITY, nowNs);
         return false;
     }
 
-    private void fail(Allocation allocation, RelayOpening opening, long nowNs) {
-        engine.counters.error(ErrorCode.INSUFFICIENT_CAPACITY);
-        engine.responder.startError(
-                StunMethod.ALLOCATE,
-                opening.answer.tidHigh(),
-                opening.answer.tidLow(),
-                ErrorCode.INSUFFICIENT_CAPACITY);
+    private void fail(Allocation allocation, RelayOpening opening, int errorCode, long nowNs) {
+        engine.counters.error(errorCode);
+        engine.responder.startError(StunMethod.ALLOCATE, opening.answer.tidHigh(), opening.answer.tidLow(), errorCode);
         engine.responder.finishSigned(allocation.endpoint(), opening.answer, nowNs);
         engine.deleteAllocation(allocation);
     }

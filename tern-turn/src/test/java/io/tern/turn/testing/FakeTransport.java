@@ -5,12 +5,14 @@ import io.tern.stun.attribute.RequestedTransport;
 import io.tern.turn.engine.ClientEndpoint;
 import io.tern.turn.engine.Command;
 import io.tern.turn.engine.TurnEngine;
+import io.tern.turn.quota.LeaseDecision;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.agrona.DirectBuffer;
 
 /**
@@ -68,6 +70,16 @@ public final class FakeTransport {
     public final Set<Integer> refusedPorts = new HashSet<>();
     public final List<Integer> refusals = new ArrayList<>();
     public ConnectOutcome connectOutcome = ConnectOutcome.SUCCEED;
+    /** ACQUIRE_LEASE commands, in order: lease id to user. */
+    public final Map<Long, String> leaseRequests = new LinkedHashMap<>();
+    /** RELEASE_LEASE commands, in order. */
+    public final List<Long> releasedLeases = new ArrayList<>();
+    /**
+     * How the fake fleet answers ACQUIRE_LEASE, by user, as soon as the queue is drained; null (the
+     * default) holds every lease undecided until {@link #decideLease}.
+     */
+    public Function<String, LeaseDecision> leaseAnswer;
+
     /** Closes of an id no socket had. */
     public int badCloses;
     /** Record the bytes of every message (off for benchmarks, which only count). */
@@ -98,13 +110,21 @@ public final class FakeTransport {
             List<long[]> pending = new ArrayList<>(answers);
             answers.clear();
             for (long[] answer : pending) {
-                if (answer[0] == Command.OPEN_RELAY) {
+                if (answer[0] == Command.ACQUIRE_LEASE) {
+                    engine.onLeaseDecided(answer[1], LeaseDecision.values()[(int) answer[2]], nowNs);
+                } else if (answer[0] == Command.OPEN_RELAY) {
                     engine.onRelayOpened((int) answer[1], answer[2] != 0, nowNs);
                 } else {
                     engine.onPeerConnected((int) answer[1], answer[2] != 0, nowNs);
                 }
             }
         }
+    }
+
+    /** Answers an ACQUIRE_LEASE held back (no {@link #leaseAnswer}), as the fleet would later. */
+    public void decideLease(long leaseId, LeaseDecision decision) {
+        engine.onLeaseDecided(leaseId, decision, nowNs);
+        drain(nowNs);
     }
 
     /** Answers a CONNECT_PEER held back by {@link ConnectOutcome#WAIT}. */
@@ -152,6 +172,17 @@ public final class FakeTransport {
             case Command.BIND_CONNECTION -> bindings.put(c.relayId(), c.client().connectionId());
             case Command.MIGRATE_CONNECTION ->
                 migrations.add(new Migration(c.client().connectionId(), c.targetShard(), bytes(c)));
+            case Command.ACQUIRE_LEASE -> {
+                leaseRequests.put(c.leaseId(), c.user());
+                if (leaseAnswer != null) {
+                    answers.add(new long[] {
+                        Command.ACQUIRE_LEASE,
+                        c.leaseId(),
+                        leaseAnswer.apply(c.user()).ordinal()
+                    });
+                }
+            }
+            case Command.RELEASE_LEASE -> releasedLeases.add(c.leaseId());
             default -> throw new AssertionError("unknown command " + c);
         }
     }
