@@ -1,6 +1,7 @@
 package io.tern.server.origin.config;
 
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.RenditionMode;
 import java.nio.file.Path;
 
 /**
@@ -43,6 +44,7 @@ public record StreamConfig(
                 maxHeldRequests,
                 d.maxRetainedBytes(),
                 d.maxAccessUnitBytes(),
-                delivery.packager());
+                delivery.packager(),
+                RenditionMode.SEPARATE);
     }
 }
