@@ -12,11 +12,13 @@ import static io.tern.server.origin.config.OriginOptions.PROMETHEUS_PORT;
 import static io.tern.server.origin.config.OriginOptions.PUBLISH_SECRET;
 import static io.tern.server.origin.config.OriginOptions.PUBLISH_SECRET_FILE;
 import static io.tern.server.origin.config.OriginOptions.RECORD;
+import static io.tern.server.origin.config.OriginOptions.RENDITIONS;
 import static io.tern.server.origin.config.OriginOptions.RTMP_PORT;
 import static io.tern.server.origin.config.OriginOptions.SEGMENT_TARGET_MS;
 import static io.tern.server.origin.config.OriginOptions.TLS_CERT;
 import static io.tern.server.origin.config.OriginOptions.TLS_KEY;
 
+import io.tern.hls.packager.RenditionMode;
 import io.tern.server.option.ConfigException;
 import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Occurrence;
@@ -167,6 +169,7 @@ public final class OriginConfig {
                 segmentMs,
                 windowMs,
                 (DeliveryMode) value(own, PART_DELIVERY),
+                (RenditionMode) value(own, RENDITIONS),
                 noAuth,
                 secret,
                 secretFile,

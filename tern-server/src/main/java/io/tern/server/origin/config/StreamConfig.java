@@ -21,6 +21,7 @@ public record StreamConfig(
         int segmentTargetMs,
         int playlistWindowMs,
         DeliveryMode delivery,
+        RenditionMode renditions,
         boolean noPublishAuth,
         String publishSecret,
         Path publishSecretFile,
@@ -45,6 +46,6 @@ public record StreamConfig(
                 d.maxRetainedBytes(),
                 d.maxAccessUnitBytes(),
                 delivery.packager(),
-                RenditionMode.SEPARATE);
+                renditions);
     }
 }
