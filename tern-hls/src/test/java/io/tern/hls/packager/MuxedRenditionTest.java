@@ -176,6 +176,16 @@ class MuxedRenditionTest {
     }
 
     @Test
+    void eachPartIsWrittenAsOneChunkWhenItIsCutSoTheHintedPartGoesWhole() {
+        Harness h = muxed();
+        h.feed(new SyntheticStream().generate(0, 4000));
+        h.end();
+        long listedParts = h.playlist(TrackType.VIDEO).parts().size();
+        // one chunk per part: nothing of the hinted part exists to stream before it is complete
+        assertThat(h.events(HlsEvent.ChunkWritten.class)).hasSize((int) listedParts);
+    }
+
+    @Test
     void theRecordingOfAMuxedStreamGetsEveryChunkWithBothTracks() {
         Harness h = muxed();
         h.feed(new SyntheticStream().generate(0, 4000));
