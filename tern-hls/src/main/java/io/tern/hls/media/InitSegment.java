@@ -2,29 +2,47 @@ package io.tern.hls.media;
 
 import io.tern.hls.mp4.InitSegmentWriter;
 import io.tern.hls.mp4.Mp4Track;
+import java.util.List;
 
-/** A rendition's CMAF header, one per codec configuration the rendition has had. */
+/**
+ * A rendition's initialization segment, one per codec configuration the rendition has had: a
+ * CMAF header of one track, or, for a muxed rendition, a header of video and audio together.
+ */
 public final class InitSegment implements MediaObject {
     private final String name;
-    private final Mp4Track track;
+    private final List<Mp4Track> tracks;
     private final int generation;
     private final Chunk bytes;
     private byte[] attestationLine;
 
-    /** Writes the header and keeps it in {@code store}; {@link #release()} when it is forgotten. */
+    /** Writes a one-track CMAF header and keeps it in {@code store}; {@link #release()} when it is forgotten. */
     public InitSegment(String name, Mp4Track track, int generation, ChunkStore store) {
         this.name = name;
-        this.track = track;
+        this.tracks = List.of(track);
         this.generation = generation;
         this.bytes = store.keep(InitSegmentWriter.cmafHeader(track));
+    }
+
+    /** Writes a muxed rendition's header, video then audio, and keeps it in {@code store}. */
+    public InitSegment(String name, Mp4Track video, Mp4Track audio, int generation, ChunkStore store) {
+        this.name = name;
+        this.tracks = List.of(video, audio);
+        this.generation = generation;
+        this.bytes = store.keep(InitSegmentWriter.write(tracks, InitSegmentWriter.FRAGMENTED_BRANDS));
     }
 
     public void release() {
         bytes.release();
     }
 
+    /** The track whose timescale the rendition's durations are in: the only one, or video when muxed. */
     public Mp4Track track() {
-        return track;
+        return tracks.get(0);
+    }
+
+    /** Every track of the header: one, or video and audio. */
+    public List<Mp4Track> tracks() {
+        return tracks;
     }
 
     /** 0 for the stream's first configuration, then one more for each codec change. */
@@ -39,7 +57,7 @@ public final class InitSegment implements MediaObject {
 
     @Override
     public String contentType() {
-        return ContentTypes.of(track.type());
+        return ContentTypes.of(track().type());
     }
 
     @Override

@@ -1,9 +1,11 @@
 package io.tern.hls.packager;
 
 import io.tern.hls.media.InitSegment;
+import io.tern.hls.mp4.Mp4Track;
 import io.tern.hls.mp4.SampleFlags;
 import io.tern.media.AccessUnit;
 import io.tern.media.MediaTime;
+import io.tern.media.TrackType;
 import io.tern.media.codec.AacConfig;
 import java.util.ArrayDeque;
 
@@ -23,9 +25,13 @@ import java.util.ArrayDeque;
  * jumps and codec changes audio has seen, which says which epoch it belongs to: an audio jump
  * pairs with the video's next jump (the same ingest clock jumped), a codec change, or a jump
  * video does not make within a second, asks video for a new epoch at its next keyframe.
+ *
+ * <p><b>Muxed</b> ({@link RenditionMode#MUXED}), audio has no segments or parts of its own: each
+ * frame, placed as above, goes into the muxed rendition's part being written, which video cuts.
+ * Where audio has got to is the placer's own count, not the rendition's (whose end is video's).
  */
 final class AudioPlacer {
-    private record Frame(AccessUnit au, InitSegment init, long jumps, long configs, long wallMs) {}
+    private record Frame(AccessUnit au, InitSegment init, Mp4Track track, long jumps, long configs, long wallMs) {}
 
     private static final int MAX_QUEUED_FRAMES = 1024;
     private static final long PAIR_WINDOW_TICKS = MediaTime.TICKS_PER_SECOND;
@@ -33,7 +39,9 @@ final class AudioPlacer {
 
     private final Timing timing;
     private final StreamTimeline timeline;
+    /** Audio's own rendition, or the muxed one it writes into. */
     private final Rendition audio;
+
     private final PackagerStats stats;
     private final VideoPlacer video;
     private final long gapTicks;
@@ -47,7 +55,12 @@ final class AudioPlacer {
     /** The epoch of the open audio segment. */
     private Epoch written;
 
+    /** Where the next frame goes, in samples at {@link #writtenRate}: the end of the last one written. */
     private long nextPos;
+
+    private int writtenRate;
+    private boolean hasWritten;
+
     private long cursorMsn;
 
     // Leader only.
@@ -93,7 +106,7 @@ final class AudioPlacer {
             lead(au, wallMs, jump);
             return;
         }
-        queue.addLast(new Frame(au, audio.latestInit(), jumps, configs, wallMs));
+        queue.addLast(new Frame(au, audio.latestInit(), audio.latestTrack(TrackType.AUDIO), jumps, configs, wallMs));
         if (queue.size() > MAX_QUEUED_FRAMES) {
             queue.removeFirst();
             stats.droppedAudioQueueFull++;
@@ -233,9 +246,21 @@ final class AudioPlacer {
 
     private void follow(Frame f, long a90, Epoch e) {
         boolean newEpoch = e != written;
-        int rate = f.init().track().timescale();
+        int rate = f.track().timescale();
         long pos = position(a90, rate, newEpoch);
         if (pos < 0) {
+            return;
+        }
+        if (audio.muxed) {
+            if (!audio.hasOpenSegment() || audio.openSegment().discontinuitySequence() != e.discontinuitySequence) {
+                // Video has closed this epoch's last segment (a jump, a codec change): the frame
+                // came too late for it, and belongs to no later one.
+                stats.droppedAudioOutsideEpoch++;
+                return;
+            }
+            written = e;
+            audio.addAudio(f.au().data(), pos, (int) FRAME);
+            wrote(pos, rate);
             return;
         }
         long half = halfFrameTicks(f);
@@ -261,7 +286,7 @@ final class AudioPlacer {
             }
         }
         audio.add(f.au().data(), pos, (int) FRAME, SampleFlags.SYNC, 0);
-        nextPos = pos + FRAME;
+        wrote(pos, rate);
         long partStart = audio.partStart();
         if (partStart >= 0 && nextPos + FRAME - partStart > limit) {
             audio.cutPart(); // the next frame cannot fit: list the part now
@@ -278,12 +303,10 @@ final class AudioPlacer {
      */
     private long position(long a90, int rate, boolean fresh) {
         long actual = MediaTime.rescale(a90, rate);
-        if (fresh || !audio.hasSamples()) {
-            long end = !audio.hasSamples()
+        if (fresh || !hasWritten) {
+            long end = !hasWritten
                     ? 0
-                    : audio.currentInit().track().timescale() == rate
-                            ? audio.end()
-                            : Math.ceilDiv(audio.edgeTicks() * rate, MediaTime.TICKS_PER_SECOND);
+                    : writtenRate == rate ? nextPos : Math.ceilDiv(edgeTicks() * rate, MediaTime.TICKS_PER_SECOND);
             return Math.max(actual, end);
         }
         long diff = actual - nextPos;
@@ -298,8 +321,20 @@ final class AudioPlacer {
         return nextPos;
     }
 
+    /** Notes a frame written at {@code pos} (samples at {@code rate}). */
+    private void wrote(long pos, int rate) {
+        nextPos = pos + FRAME;
+        writtenRate = rate;
+        hasWritten = true;
+    }
+
+    /** The output time (90 kHz) audio has reached. */
+    private long edgeTicks() {
+        return hasWritten ? Rendition.ticks(nextPos, writtenRate) : 0;
+    }
+
     private static long halfFrameTicks(Frame f) {
-        return FRAME * MediaTime.TICKS_PER_SECOND / f.init().track().timescale() / 2;
+        return FRAME * MediaTime.TICKS_PER_SECOND / f.track().timescale() / 2;
     }
 
     // ---- audio alone: the leader
@@ -323,9 +358,9 @@ final class AudioPlacer {
             if (reason == Epoch.Reason.START) {
                 start = 0;
             } else if (reason == Epoch.Reason.TIMESTAMP_JUMP) {
-                start = audio.edgeTicks();
+                start = edgeTicks();
             } else {
-                start = Math.max(au.dts() + offset, audio.edgeTicks());
+                start = Math.max(au.dts() + offset, edgeTicks());
             }
             offset = start - au.dts();
             Epoch e = timeline.openEpoch(reason, start, wallMs, offset);
@@ -359,7 +394,7 @@ final class AudioPlacer {
             }
         }
         audio.add(au.data(), pos, (int) FRAME, SampleFlags.SYNC, 0);
-        nextPos = pos + FRAME;
+        wrote(pos, rate);
         long partStart = audio.partStart();
         if (partStart >= 0 && nextPos + FRAME - partStart > limit) {
             audio.cutPart();
@@ -379,21 +414,26 @@ final class AudioPlacer {
             return;
         }
         audio.closeSegment();
-        timeline.endEpoch(audio.edgeTicks());
+        timeline.endEpoch(edgeTicks());
         betweenEpochs = true;
         nextReason = reason;
     }
 
-    /** The publisher is gone: write what video now allows, then close. */
+    /**
+     * The publisher is gone: write what video now allows, then close audio's rendition (a muxed
+     * one is the video's to close).
+     */
     void end() {
         if (video != null) {
             drain();
         }
-        audio.finish();
+        if (!audio.muxed) {
+            audio.finish();
+        }
     }
 
     /** How far audio has been written, output 90 kHz ticks, or -1 before the first frame. */
     long endTicks() {
-        return audio.hasSamples() ? audio.edgeTicks() : -1;
+        return hasWritten ? edgeTicks() : -1;
     }
 }

@@ -7,6 +7,7 @@ import io.tern.hls.media.InitSegment;
 import io.tern.hls.media.MediaObject;
 import io.tern.hls.media.Part;
 import io.tern.hls.media.Segment;
+import io.tern.hls.mp4.Mp4Track;
 import io.tern.hls.playlist.DateRange;
 import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.playlist.SkipRequest;
@@ -39,7 +40,12 @@ import java.util.List;
  *
  * <p>Not thread-safe: one thread (the stream's event loop) makes every call. No call blocks,
  * sleeps, reads a clock (time comes in as {@code nowNs}, the wall clock is injected) or does I/O.
- * See {@code tern-hls/README.md} for the adapter's side.
+ * <p>A stream with video and audio is served as two renditions ({@link RenditionMode#SEPARATE}),
+ * or as one carrying both ({@link RenditionMode#MUXED}): then {@link #video} is that rendition,
+ * {@link #audio} is null, the audio placer writes into it, and a {@link MuxGate} holds video back
+ * until the audio beside it has arrived.
+ *
+ * <p>See {@code tern-hls/README.md} for the adapter's side.
  */
 public final class LlHlsPackager {
     private final PackagerConfig config;
@@ -49,8 +55,13 @@ public final class LlHlsPackager {
     private final StreamTimeline timeline = new StreamTimeline();
     private final PackagerStats stats = new PackagerStats();
     private final MemoryBudget memory;
+    /** The video rendition, or the muxed one; null for a stream without video. */
     private final Rendition video;
+    /** The audio rendition; null without audio, and when muxed (audio is in {@link #video}). */
     private final Rendition audio;
+    /** Holds video for the audio beside it when muxed, else null. */
+    private final MuxGate gate;
+
     private final VideoPlacer videoPlacer;
     private final AudioPlacer audioPlacer;
     private final HeldRequests held = new HeldRequests();
@@ -95,20 +106,22 @@ public final class LlHlsPackager {
         this.memory = new MemoryBudget(config.maxRetainedBytes());
         Rendition.Sequence sequence = new Rendition.Sequence();
         Rendition.Listener listener = new Listener();
+        boolean muxed = config.renditions() == RenditionMode.MUXED && layout.hasVideo() && layout.hasAudio();
         this.video = layout.hasVideo()
-                ? new Rendition(TrackType.VIDEO, config, timing, sequence, memory, store, listener)
+                ? new Rendition(TrackType.VIDEO, muxed, config, timing, sequence, memory, store, listener)
                 : null;
-        this.audio = layout.hasAudio()
-                ? new Rendition(TrackType.AUDIO, config, timing, sequence, memory, store, listener)
+        this.audio = layout.hasAudio() && !muxed
+                ? new Rendition(TrackType.AUDIO, false, config, timing, sequence, memory, store, listener)
                 : null;
+        this.gate = muxed ? new MuxGate() : null;
         this.videoPlacer = video == null
                 ? null
                 : new VideoPlacer(config, timing, timeline, video, stats, new VideoPlacer.Follower() {
                     @Override
                     public AacConfig audioConfig() {
-                        return audio == null || audio.latestInit() == null
-                                ? null
-                                : (AacConfig) audio.latestInit().track().config();
+                        Rendition r = writer(TrackType.AUDIO);
+                        Mp4Track track = r == null ? null : r.latestTrack(TrackType.AUDIO);
+                        return track == null ? null : (AacConfig) track.config();
                     }
 
                     @Override
@@ -116,7 +129,9 @@ public final class LlHlsPackager {
                         return audioPlacer == null ? -1 : audioPlacer.endTicks();
                     }
                 });
-        this.audioPlacer = audio == null ? null : new AudioPlacer(config, timing, timeline, audio, stats, videoPlacer);
+        Rendition audioWriter = writer(TrackType.AUDIO);
+        this.audioPlacer =
+                audioWriter == null ? null : new AudioPlacer(config, timing, timeline, audioWriter, stats, videoPlacer);
         this.mediaWriter = new MediaPlaylistWriter(timing);
         this.multivariantWriter = new MultivariantPlaylistWriter(config.instanceId());
         this.holdNs = 3L * config.targetDurationSeconds() * 1_000_000_000L;
@@ -132,18 +147,24 @@ public final class LlHlsPackager {
      */
     public boolean onConfig(CodecConfig codec, long nowNs) {
         this.nowNs = nowNs;
-        Rendition r = rendition(codec.track());
+        Rendition r = writer(codec.track());
         if (r == null || ended) {
             return false;
         }
-        InitSegment latest = r.latestInit();
-        if (latest != null && latest.track().config().equals(codec)) {
+        Mp4Track latest = r.latestTrack(codec.track());
+        if (latest != null && latest.config().equals(codec)) {
             return true;
+        }
+        if (gate != null) {
+            releaseHeldVideo(); // the frames held arrived before the change: they keep the old one
         }
         try {
             r.configure(codec);
         } catch (IllegalArgumentException e) {
             return false; // a configuration an init segment cannot carry (an oversized AudioSpecificConfig)
+        }
+        if (gate != null && codec instanceof AacConfig aac) {
+            gate.audioConfig(aac);
         }
         if (latest != null) {
             if (codec.track() == TrackType.VIDEO) {
@@ -162,7 +183,7 @@ public final class LlHlsPackager {
         if (ended) {
             return;
         }
-        Rendition r = rendition(au.track());
+        Rendition r = writer(au.track());
         if (r == null) {
             stats.droppedUndeclaredTrack++;
             return;
@@ -176,15 +197,36 @@ public final class LlHlsPackager {
             return;
         }
         long wallMs = wallClock.epochMillis();
-        if (au.track() == TrackType.VIDEO) {
-            videoPlacer.onFrame(au, wallMs);
-            if (audioPlacer != null) {
-                audioPlacer.drain();
+        if (gate != null) {
+            if (au.track() == TrackType.VIDEO) {
+                gate.holdVideo(au, wallMs);
+            } else {
+                gate.onAudio(au);
+                audioPlacer.onFrame(au, wallMs);
             }
+            for (MuxGate.Held h; (h = gate.poll()) != null; ) {
+                placeVideo(h.au(), h.wallMs());
+            }
+        } else if (au.track() == TrackType.VIDEO) {
+            placeVideo(au, wallMs);
         } else {
             audioPlacer.onFrame(au, wallMs);
         }
         enforceMemory();
+    }
+
+    private void placeVideo(AccessUnit au, long wallMs) {
+        videoPlacer.onFrame(au, wallMs);
+        if (audioPlacer != null) {
+            audioPlacer.drain();
+        }
+    }
+
+    /** Lets every video frame the gate holds go on, whatever the audio has done. */
+    private void releaseHeldVideo() {
+        for (MuxGate.Held h; (h = gate.pollNow()) != null; ) {
+            placeVideo(h.au(), h.wallMs());
+        }
     }
 
     /** The publisher is gone: the last frames are placed and every playlist gets EXT-X-ENDLIST. */
@@ -193,13 +235,22 @@ public final class LlHlsPackager {
         if (ended) {
             return;
         }
+        if (gate != null) {
+            releaseHeldVideo();
+        }
         Part videoHint = video == null ? null : video.hintedPart();
         Part audioHint = audio == null ? null : audio.hintedPart();
-        if (videoPlacer != null) {
-            videoPlacer.end();
-        }
-        if (audioPlacer != null) {
-            audioPlacer.end();
+        if (gate != null) {
+            videoPlacer.placeLast();
+            audioPlacer.end(); // the audio of the last frames, into the muxed rendition
+            video.finish();
+        } else {
+            if (videoPlacer != null) {
+                videoPlacer.end();
+            }
+            if (audioPlacer != null) {
+                audioPlacer.end();
+            }
         }
         ended = true;
         listingVersion++;
@@ -452,8 +503,17 @@ public final class LlHlsPackager {
 
     // ---------------------------------------------------------------- internals
 
+    /** The rendition serving {@code track}'s playlist and objects, or null (none, or muxed audio). */
     private Rendition rendition(TrackType track) {
         return track == TrackType.VIDEO ? video : audio;
+    }
+
+    /** The rendition {@code track}'s configurations and samples go into, or null if undeclared. */
+    private Rendition writer(TrackType track) {
+        if (track == TrackType.AUDIO && gate != null) {
+            return video;
+        }
+        return layout.has(track) ? rendition(track) : null;
     }
 
     private Rendition other(Rendition r) {
@@ -612,7 +672,13 @@ public final class LlHlsPackager {
                 Rendition r, Part part, Chunk chunk, boolean startsSegment, long startTicks, long programDateTimeMs) {
             stats.chunkBytes += chunk.length();
             events.addLast(new HlsEvent.ChunkWritten(
-                    r.track, r.currentInit().track(), part.msn(), startsSegment, startTicks, programDateTimeMs, chunk));
+                    r.track,
+                    r.currentInit().tracks(),
+                    part.msn(),
+                    startsSegment,
+                    startTicks,
+                    programDateTimeMs,
+                    chunk));
             if (config.partDelivery() == PartDelivery.STREAM_CHUNKS) {
                 List<HeldRequests.Held> following = held.partWaiters(part, false);
                 if (!following.isEmpty()) {

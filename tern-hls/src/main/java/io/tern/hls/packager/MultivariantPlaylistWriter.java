@@ -1,6 +1,7 @@
 package io.tern.hls.packager;
 
 import io.tern.hls.media.Segment;
+import io.tern.hls.mp4.Mp4Track;
 import io.tern.hls.playlist.AsciiBuffer;
 import io.tern.media.codec.AacConfig;
 import io.tern.media.codec.AvcConfig;
@@ -9,8 +10,8 @@ import java.util.Set;
 
 /**
  * Renders the multivariant playlist (§4.4.6): one variant, the video rendition, with the audio
- * rendition as an {@code EXT-X-MEDIA TYPE=AUDIO} group; or the single rendition of a video-only
- * or audio-only stream.
+ * rendition as an {@code EXT-X-MEDIA TYPE=AUDIO} group; or the single rendition of a muxed,
+ * video-only or audio-only stream (a muxed one's CODECS name both tracks' formats).
  *
  * <ul>
  *   <li>BANDWIDTH is the sum of the renditions' peak segment bit rates over the listed segments,
@@ -91,9 +92,13 @@ final class MultivariantPlaylistWriter {
             }
             bytes += s.sizeBytes();
             ticks += d;
-            codecs.add(s.init().track().config().codecs());
+            for (Mp4Track t : s.init().tracks()) {
+                codecs.add(t.config().codecs());
+            }
         }
-        codecs.add(r.latestInit().track().config().codecs());
+        for (Mp4Track t : r.latestInit().tracks()) {
+            codecs.add(t.config().codecs());
+        }
         rates[0] += peak;
         rates[1] += ticks == 0 ? 0 : Math.ceilDiv(bytes * 8 * 90_000, ticks);
     }

@@ -22,6 +22,8 @@ import java.util.Objects;
  *     exceeded the oldest removed objects go first, then the window shrinks to its minimum
  * @param maxAccessUnitBytes a larger frame is dropped and counted
  * @param partDelivery how a part still being written is reported
+ * @param renditions whether a stream with video and audio has one rendition per track or one for
+ *     both (a stream of one track has one rendition either way)
  */
 public record PackagerConfig(
         String instanceId,
@@ -34,7 +36,8 @@ public record PackagerConfig(
         int maxHeldRequests,
         long maxRetainedBytes,
         int maxAccessUnitBytes,
-        PartDelivery partDelivery) {
+        PartDelivery partDelivery,
+        RenditionMode renditions) {
 
     // The defaults and bounds the origin's options read, so each is written once.
     public static final int DEFAULT_PART_TARGET_MS = 200;
@@ -52,6 +55,7 @@ public record PackagerConfig(
 
     public PackagerConfig {
         Objects.requireNonNull(partDelivery, "partDelivery");
+        Objects.requireNonNull(renditions, "renditions");
         if (instanceId == null || !instanceId.matches("[A-Za-z0-9_-]{1,64}")) {
             throw invalid("instanceId", instanceId, "1 to 64 characters of [A-Za-z0-9_-]");
         }
@@ -96,7 +100,8 @@ public record PackagerConfig(
                 10_000,
                 256L << 20,
                 8 << 20,
-                PartDelivery.STREAM_CHUNKS);
+                PartDelivery.STREAM_CHUNKS,
+                RenditionMode.SEPARATE);
     }
 
     /** EXT-X-TARGETDURATION in seconds. */
@@ -116,7 +121,8 @@ public record PackagerConfig(
                 maxHeldRequests,
                 maxRetainedBytes,
                 maxAccessUnitBytes,
-                partDelivery);
+                partDelivery,
+                renditions);
     }
 
     public PackagerConfig withSegmentTargetMs(int v) {
@@ -131,7 +137,8 @@ public record PackagerConfig(
                 maxHeldRequests,
                 maxRetainedBytes,
                 maxAccessUnitBytes,
-                partDelivery);
+                partDelivery,
+                renditions);
     }
 
     public PackagerConfig withPlaylistWindowMs(int v) {
@@ -146,7 +153,8 @@ public record PackagerConfig(
                 maxHeldRequests,
                 maxRetainedBytes,
                 maxAccessUnitBytes,
-                partDelivery);
+                partDelivery,
+                renditions);
     }
 
     public PackagerConfig withMaxHeldRequests(int v) {
@@ -161,7 +169,8 @@ public record PackagerConfig(
                 v,
                 maxRetainedBytes,
                 maxAccessUnitBytes,
-                partDelivery);
+                partDelivery,
+                renditions);
     }
 
     public PackagerConfig withMaxRetainedBytes(long v) {
@@ -176,7 +185,8 @@ public record PackagerConfig(
                 maxHeldRequests,
                 v,
                 maxAccessUnitBytes,
-                partDelivery);
+                partDelivery,
+                renditions);
     }
 
     public PackagerConfig withPartDelivery(PartDelivery v) {
@@ -191,6 +201,23 @@ public record PackagerConfig(
                 maxHeldRequests,
                 maxRetainedBytes,
                 maxAccessUnitBytes,
+                v,
+                renditions);
+    }
+
+    public PackagerConfig withRenditions(RenditionMode v) {
+        return new PackagerConfig(
+                instanceId,
+                partTargetMs,
+                segmentTargetMs,
+                targetDurationS,
+                playlistWindowMs,
+                discontinuityGapMs,
+                audioFramesPerChunk,
+                maxHeldRequests,
+                maxRetainedBytes,
+                maxAccessUnitBytes,
+                partDelivery,
                 v);
     }
 

@@ -8,16 +8,18 @@ import io.tern.hls.media.Part;
 import io.tern.hls.media.Segment;
 import io.tern.hls.mp4.FragmentWriter;
 import io.tern.hls.mp4.Mp4Track;
+import io.tern.hls.mp4.SampleFlags;
 import io.tern.hls.mp4.SampleRun;
 import io.tern.media.MediaTime;
 import io.tern.media.TrackType;
 import io.tern.media.codec.CodecConfig;
+import java.util.List;
 
 /**
- * One rendition (the video or the audio of a stream): its init segments, the part being written
- * (always the preload-hinted one), the open segment, and the finished segments and parts it
- * lists or still keeps downloadable. It is told where to cut by the placers and decides nothing
- * about timing itself; it owns the windows:
+ * One rendition (the video or the audio of a stream, or both in a muxed one): its init segments,
+ * the part being written (always the preload-hinted one), the open segment, and the finished
+ * segments and parts it lists or still keeps downloadable. It is told where to cut by the placers
+ * and decides nothing about timing itself; it owns the windows:
  *
  * <ul>
  *   <li>the playlist lists at least {@code playlistWindowMs} and never under three target
@@ -28,6 +30,11 @@ import io.tern.media.codec.CodecConfig;
  *       playlist (its Availability Duration, §6.2.2);
  *   <li>all of it within {@code maxRetainedBytes}, shared between the stream's renditions.
  * </ul>
+ *
+ * <p>A <b>muxed</b> rendition carries video and audio: it is cut where the video is (its track,
+ * parts, segments and durations are the video's), its init segment has both tracks, and each
+ * part is one fragment holding the video and the audio written into it ({@link #addAudio}),
+ * split only where a track's samples are not contiguous.
  *
  * <p>Its bytes are kept in the {@link ChunkStore}; a chunk is released when the segment holding
  * it is dropped (its parts never outlive it), an init segment when no segment refers to it, and
@@ -63,6 +70,9 @@ final class Rendition {
     static final int MAX_LISTED_SEGMENTS = 2000;
 
     final TrackType track;
+    /** Whether this rendition carries the audio beside the video ({@link RenditionMode#MUXED}). */
+    final boolean muxed;
+
     private final Timing timing;
     private final PackagerConfig config;
     private final Sequence sequence;
@@ -98,8 +108,17 @@ final class Rendition {
     private long runEnd;
     private boolean hasSamples;
 
+    // A muxed rendition's audio: the latest configurations of both tracks and the audio samples
+    // of the fragment being assembled, in the audio's timescale.
+    private Mp4Track latestVideo;
+    private Mp4Track latestAudio;
+    private final SampleRun audioRun = new SampleRun();
+    private long audioRunStart;
+    private long audioRunEnd;
+
     Rendition(
             TrackType track,
+            boolean muxed,
             PackagerConfig config,
             Timing timing,
             Sequence sequence,
@@ -107,13 +126,15 @@ final class Rendition {
             ChunkStore store,
             Listener listener) {
         this.track = track;
+        this.muxed = muxed;
         this.config = config;
         this.timing = timing;
         this.sequence = sequence;
         this.memory = memory;
         this.store = store;
         this.listener = listener;
-        this.framesPerChunk = track == TrackType.VIDEO ? 1 : config.audioFramesPerChunk();
+        // A muxed part is one fragment: it is written when the part is cut.
+        this.framesPerChunk = muxed ? Integer.MAX_VALUE : track == TrackType.VIDEO ? 1 : config.audioFramesPerChunk();
         this.openPart = newPart();
     }
 
@@ -123,12 +144,33 @@ final class Rendition {
      */
     void configure(CodecConfig codec) {
         int generation = latestInit == null ? 0 : latestInit.generation() + 1;
-        latestInit = new InitSegment(ObjectNames.init(track, generation), Mp4Track.of(codec), generation, store);
+        String name = ObjectNames.init(track, generation);
+        if (muxed) {
+            if (codec.track() == TrackType.VIDEO) {
+                latestVideo = Mp4Track.of(codec);
+            } else {
+                latestAudio = Mp4Track.of(codec);
+            }
+            if (latestVideo == null || latestAudio == null) {
+                return; // the header needs both tracks: frames wait for the other configuration
+            }
+            latestInit = new InitSegment(name, latestVideo, latestAudio, generation, store);
+        } else {
+            latestInit = new InitSegment(name, Mp4Track.of(codec), generation, store);
+        }
         inits.addLast(latestInit);
         listener.initCreated(this, latestInit);
         if (currentInit == null) {
             currentInit = latestInit;
         }
+    }
+
+    /** The newest configuration of {@code type}'s track, or null before any. */
+    Mp4Track latestTrack(TrackType type) {
+        if (muxed) {
+            return type == TrackType.VIDEO ? latestVideo : latestAudio;
+        }
+        return latestInit == null || type != track ? null : latestInit.track();
     }
 
     /** The init segment of the open segment, or of the last one. */
@@ -193,18 +235,50 @@ final class Rendition {
         }
     }
 
+    /**
+     * Adds an audio sample to a muxed rendition's part being written, in the audio's timescale.
+     * The audio placer writes a frame once the video has decided every cut before it, so the
+     * frame lands in the part whose interval holds it (to the nearest frame boundary).
+     */
+    void addAudio(byte[] data, long dts, int duration) {
+        if (!muxed || open == null) {
+            throw new IllegalStateException("no open muxed segment");
+        }
+        if (!audioRun.isEmpty() && dts != audioRunEnd) {
+            flushChunk();
+        }
+        if (audioRun.isEmpty()) {
+            audioRunStart = dts;
+        }
+        audioRun.add(data, duration, SampleFlags.SYNC, 0);
+        audioRunEnd = dts + duration;
+    }
+
     /** Writes the samples collected so far as one chunk of the part being written. */
     void flushChunk() {
-        if (run.isEmpty()) {
+        if (run.isEmpty() && audioRun.isEmpty()) {
             return;
         }
-        Chunk chunk =
-                store.keep(FragmentWriter.write(sequence.next(), open.init().track(), runStart, run));
+        byte[] fragment;
+        long start;
+        if (muxed) {
+            List<Mp4Track> tracks = open.init().tracks();
+            fragment = FragmentWriter.writeMuxed(
+                    sequence.next(), tracks.get(0), runStart, run, tracks.get(1), audioRunStart, audioRun);
+            // A fragment of audio alone (a gap in it before the part's first video frame) starts
+            // where the video left off.
+            start = run.isEmpty() ? runEnd : runStart;
+        } else {
+            fragment = FragmentWriter.write(sequence.next(), open.init().track(), runStart, run);
+            start = runStart;
+        }
+        Chunk chunk = store.keep(fragment);
         boolean startsSegment = openPart.isEmpty() && open.parts().isEmpty();
-        openPart.append(chunk, open.msn(), open.parts().size(), runStart, run.startsWithSync());
-        long startTicks = ticks(runStart);
+        openPart.append(chunk, open.msn(), open.parts().size(), start, run.startsWithSync());
+        long startTicks = ticks(start);
         long programDateTimeMs = open.programDateTimeMs() + (startTicks - ticks(open.startTime())) / 90;
         run.clear();
+        audioRun.clear();
         memory.add(chunk.length());
         listener.chunkWritten(this, openPart, chunk, startsSegment, startTicks, programDateTimeMs);
     }
@@ -387,6 +461,8 @@ final class Rendition {
             openPart = null;
         }
         parts.clear();
+        run.clear();
+        audioRun.clear();
         while (!inits.isEmpty()) {
             inits.removeFirst().release();
         }

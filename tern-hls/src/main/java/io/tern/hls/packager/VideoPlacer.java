@@ -236,14 +236,22 @@ final class VideoPlacer {
 
     /** The publisher is gone: place the last frame and close. */
     void end() {
+        placeLast();
+        video.finish();
+        // The epoch stays open: audio that arrived for the last frames (up to the end of its
+        // own timeline) is still written.
+    }
+
+    /**
+     * Places the last frame without closing the rendition: a muxed rendition takes the audio of
+     * the last frames first ({@link #frontier()} is past everything now).
+     */
+    void placeLast() {
         if (pending != null) {
             place(pending, Math.max(1, lastDuration == 0 ? 3000 : lastDuration));
             pending = null;
         }
         ended = true;
-        video.finish();
-        // The epoch stays open: audio that arrived for the last frames (up to the end of its
-        // own timeline) is still written.
     }
 
     boolean ended() {

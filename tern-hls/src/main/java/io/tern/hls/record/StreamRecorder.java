@@ -26,6 +26,8 @@ import java.util.Objects;
  *       so) still go to the file before, which closes once the follower has passed it. And the
  *       leader's first chunks of a segment wait until the follower's first chunk of it shows
  *       which configuration the follower has there.
+ *   <li>A muxed rendition's chunks carry both tracks already, with the same track IDs: they are
+ *       appended as they come, and the file is decided at the segment's first chunk.
  * </ul>
  */
 public final class StreamRecorder {
@@ -42,6 +44,8 @@ public final class StreamRecorder {
     private File current;
     private File closing;
     private Pending pending;
+    /** Whether the chunks come from a muxed rendition (both tracks in each). */
+    private boolean muxed;
 
     /**
      * @param stream the stream's name, which names its directory ({@link RecordingLayout})
@@ -97,12 +101,23 @@ public final class StreamRecorder {
         // it gets a copy of the bytes, which dies young once written.
         byte[] bytes = c.chunk().toArray();
         boolean leader = c.track() == layout.leader();
+        muxed = c.mp4Tracks().size() == 2;
         if (leader) {
             if (c.startsSegment()) {
                 if (pending != null) {
                     decide(lastFollower); // the follower had nothing in that segment
                 }
-                pending = new Pending(c.msn(), c.startTicks(), c.programDateTimeMs(), c.mp4Track(), new ArrayList<>());
+                pending = new Pending(
+                        c.msn(),
+                        c.startTicks(),
+                        c.programDateTimeMs(),
+                        c.mp4Tracks().get(0),
+                        new ArrayList<>());
+                if (muxed) {
+                    pending.chunks().add(bytes);
+                    decide(c.mp4Tracks().get(1));
+                    return;
+                }
                 if (!twoTracks()) {
                     pending.chunks().add(bytes);
                     decide(null);
@@ -116,10 +131,11 @@ public final class StreamRecorder {
             }
             return;
         }
+        Mp4Track track = c.mp4Tracks().get(0);
         if (pending != null && c.msn() >= pending.msn()) {
-            decide(c.mp4Track());
+            decide(track);
         }
-        lastFollower = c.mp4Track();
+        lastFollower = track;
         if (current == null) {
             return;
         }
@@ -133,7 +149,7 @@ public final class StreamRecorder {
             close(closing); // the follower has reached the new file
             closing = null;
         }
-        if (Objects.equals(current.audio(), c.mp4Track()) || Objects.equals(current.video(), c.mp4Track())) {
+        if (Objects.equals(current.audio(), track) || Objects.equals(current.video(), track)) {
             append(current, bytes);
         }
     }
@@ -152,7 +168,8 @@ public final class StreamRecorder {
             if (closing != null) {
                 close(closing);
             }
-            closing = twoTracks() ? current : null;
+            // A separate follower's chunks of the segments before still go to the file before.
+            closing = twoTracks() && !muxed ? current : null;
             if (current != null && closing == null) {
                 close(current);
             }

@@ -4,6 +4,7 @@ import io.tern.hls.media.Chunk;
 import io.tern.hls.media.MediaObject;
 import io.tern.hls.mp4.Mp4Track;
 import io.tern.media.TrackType;
+import java.util.List;
 
 /** What the packager tells its adapter, drained with {@code pollEvent()} after every input. */
 public sealed interface HlsEvent {
@@ -24,13 +25,14 @@ public sealed interface HlsEvent {
      * segment if {@code startsSegment}: what a recorder appends. The same chunk is in the part; it
      * is valid while the packager serves the part, so read it when the event is drained.
      *
-     * @param mp4Track the track (and configuration) the chunk is written for
+     * @param mp4Tracks the tracks (and configurations) the chunk is written for: the rendition's
+     *     one, or video and audio in a muxed rendition
      * @param startTicks where the chunk starts on the stream's output timeline (90 kHz)
      * @param programDateTimeMs the wall-clock time of its first sample
      */
     record ChunkWritten(
             TrackType track,
-            Mp4Track mp4Track,
+            List<Mp4Track> mp4Tracks,
             long msn,
             boolean startsSegment,
             long startTicks,

@@ -3,6 +3,7 @@ package io.tern.hls.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.RenditionMode;
 import io.tern.hls.packager.StreamLayout;
 import io.tern.hls.playlist.DateRange;
 import io.tern.hls.serve.HlsEvent;
@@ -82,6 +83,19 @@ class HlsParserInteropTest {
         playlists.put(
                 "audio-only-multivariant", ((PlaylistAnswer.Ready) a.packager.multivariantPlaylist(a.nowNs)).body());
 
+        // One muxed rendition: its playlist in the same variants, and its one-variant multivariant.
+        Harness m = new Harness(
+                PackagerConfig.defaults("m").withRenditions(RenditionMode.MUXED), StreamLayout.VIDEO_AND_AUDIO);
+        m.configure(TestMedia.avc720p(), TestMedia.aac48k());
+        m.feed(new SyntheticStream().generate(0, 28_000));
+        playlists.put("muxed-full", m.playlistBytes(TrackType.VIDEO, ""));
+        playlists.put("muxed-delta", m.playlistBytes(TrackType.VIDEO, "_HLS_skip=YES"));
+        playlists.put("muxed-multivariant", ((PlaylistAnswer.Ready) m.packager.multivariantPlaylist(m.nowNs)).body());
+        m.resync();
+        m.feed(new SyntheticStream().generate(0, 5_000));
+        m.end();
+        playlists.put("muxed-ended", m.playlistBytes(TrackType.VIDEO, ""));
+
         Map<String, String> parsed = parse();
 
         for (Map.Entry<String, byte[]> e : playlists.entrySet()) {
@@ -111,6 +125,12 @@ class HlsParserInteropTest {
                 .contains("\"resolution\":{\"width\":1280,\"height\":720}")
                 .contains("\"groupId\":\"audio\"");
         assertThat(parsed.get("audio-only-multivariant")).contains("\"codecs\":\"mp4a.40.2\"");
+        assertThat(parsed.get("muxed-multivariant"))
+                .contains("\"codecs\":\"avc1.64001f,mp4a.40.2\"")
+                .doesNotContain("\"groupId\"");
+        assertThat(number(parsed.get("muxed-delta"), "skip")).isPositive();
+        assertThat(parsed.get("muxed-full")).doesNotContain("\"uri\":\"audio.m3u8\"");
+        assertThat(number(parsed.get("muxed-ended"), "discontinuities")).isEqualTo(1);
     }
 
     private static byte[] readyBody(Harness h, long ticket) {

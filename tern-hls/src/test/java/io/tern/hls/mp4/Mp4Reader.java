@@ -215,6 +215,10 @@ public final class Mp4Reader {
     private int parseMoof(byte[] b, Box moof, List<Sample> out) {
         Box mfhd = moof.child(b, "mfhd");
         int seq = i32(b, mfhd.body + 4);
+        Box mdat = Box.at(b, moof.end, b.length);
+        expect(mdat, "mdat");
+        // Each traf's samples follow the previous traf's in the one mdat, which they fill exactly.
+        int nextData = mdat.body;
         for (Box traf : moof.children(b)) {
             if (!traf.type.equals("traf")) {
                 if (!traf.type.equals("mfhd")) {
@@ -285,12 +289,13 @@ public final class Mp4Reader {
             if (q != trun.end) {
                 throw new IllegalStateException("trun size mismatch");
             }
-            int mdatStart = moof.end;
-            Box mdat = Box.at(b, mdatStart, b.length);
-            expect(mdat, "mdat");
-            if (moof.start + dataOffset != mdat.body || data != mdat.end) {
-                throw new IllegalStateException("samples do not fill the mdat exactly");
+            if (moof.start + dataOffset != nextData) {
+                throw new IllegalStateException("samples do not follow each other in the mdat");
             }
+            nextData = data;
+        }
+        if (nextData != mdat.end) {
+            throw new IllegalStateException("samples do not fill the mdat exactly");
         }
         return seq;
     }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.hls.mp4.Mp4Reader;
 import io.tern.media.TrackType;
 import java.io.ByteArrayOutputStream;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Checks that what a playlist lists is downloadable and well formed. */
 public final class Objects {
@@ -18,7 +21,7 @@ public final class Objects {
     public static void assertWellFormed(Harness h, TrackType track) {
         M3u8 p = h.playlist(track);
         String map = p.maps.get(0);
-        long lastEnd = -1;
+        Map<Integer, Long> lastEnd = new HashMap<>();
         for (M3u8.Seg s : p.segments) {
             if (s.map != null) {
                 map = s.map;
@@ -35,15 +38,26 @@ public final class Objects {
                         .isEqualTo(body);
             }
             Mp4Reader r = Mp4Reader.read(concat(init, body));
-            Mp4Reader.Track t = r.tracks.values().iterator().next();
-            List<Mp4Reader.Sample> samples = r.samples(t.trackId());
-            assertThat(samples).isNotEmpty();
-            long first = samples.get(0).dts() * 90_000 / t.timescale();
-            assertThat(first)
-                    .as("segment %d starts after the previous one ends", s.msn)
-                    .isGreaterThanOrEqualTo(lastEnd - 1);
-            Mp4Reader.Sample last = samples.get(samples.size() - 1);
-            lastEnd = (last.dts() + last.duration()) * 90_000 / t.timescale();
+            // Every track of the init segment (a muxed rendition has two), each on its own
+            // timeline; the first (video, when there is one) must have samples in every segment.
+            List<Mp4Reader.Track> tracks = r.tracks.values().stream()
+                    .sorted(Comparator.comparingInt(Mp4Reader.Track::trackId))
+                    .toList();
+            for (Mp4Reader.Track t : tracks) {
+                List<Mp4Reader.Sample> samples = r.samples(t.trackId());
+                if (t == tracks.get(0)) {
+                    assertThat(samples).isNotEmpty();
+                }
+                if (samples.isEmpty()) {
+                    continue;
+                }
+                long first = samples.get(0).dts() * 90_000 / t.timescale();
+                assertThat(first)
+                        .as("segment %d, track %d starts after the previous one ends", s.msn, t.trackId())
+                        .isGreaterThanOrEqualTo(lastEnd.getOrDefault(t.trackId(), -1L) - 1);
+                Mp4Reader.Sample last = samples.get(samples.size() - 1);
+                lastEnd.put(t.trackId(), (last.dts() + last.duration()) * 90_000 / t.timescale());
+            }
         }
     }
 

@@ -13,6 +13,7 @@ import static io.tern.server.origin.config.OriginOptions.PROMETHEUS_PORT;
 import static io.tern.server.origin.config.OriginOptions.PUBLISH_SECRET;
 import static io.tern.server.origin.config.OriginOptions.PUBLISH_SECRET_FILE;
 import static io.tern.server.origin.config.OriginOptions.RECORD;
+import static io.tern.server.origin.config.OriginOptions.RENDITIONS;
 import static io.tern.server.origin.config.OriginOptions.RTMP_PORT;
 import static io.tern.server.origin.config.OriginOptions.SEGMENT_TARGET_MS;
 import static io.tern.server.origin.config.OriginOptions.SWARM;
@@ -22,6 +23,7 @@ import static io.tern.server.origin.config.OriginOptions.TURN_CONFIG;
 import static io.tern.server.origin.config.OriginOptions.TURN_SECRET_FILE;
 import static io.tern.server.origin.config.OriginOptions.TURN_URL;
 
+import io.tern.hls.packager.RenditionMode;
 import io.tern.server.option.ConfigException;
 import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Occurrence;
@@ -186,6 +188,7 @@ public final class OriginConfig {
                 segmentMs,
                 windowMs,
                 (DeliveryMode) value(own, PART_DELIVERY),
+                (RenditionMode) value(own, RENDITIONS),
                 noAuth,
                 secret,
                 secretFile,

@@ -13,6 +13,7 @@ import static io.tern.server.option.OptionTypes.text;
 import static io.tern.server.option.OptionTypes.wholeNumber;
 
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.RenditionMode;
 import io.tern.netty.http.HttpLimits;
 import io.tern.server.option.Option;
 import io.tern.server.option.Option.Scope;
@@ -92,6 +93,14 @@ public final class OriginOptions {
             null,
             "How the preload-hinted part is sent: 'stream' sends each chunk as it is written (lowest latency),"
                     + " 'whole' only the complete part, as draft-pantos-hls-rfc8216bis-22 §6.2.6 recommends.");
+    public static final Option<RenditionMode> RENDITIONS = stream(
+            "renditions",
+            choice(RenditionMode.class),
+            RenditionMode.SEPARATE,
+            null,
+            "How a stream with video and audio is served: 'separate' renditions (an audio EXT-X-MEDIA group"
+                    + " beside the video), or 'muxed' into one (one playlist, and parts and segments carrying both"
+                    + " tracks: half the requests per viewer).");
 
     // ---- publishing
 

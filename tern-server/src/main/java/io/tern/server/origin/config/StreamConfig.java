@@ -1,6 +1,7 @@
 package io.tern.server.origin.config;
 
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.RenditionMode;
 import java.nio.file.Path;
 
 /**
@@ -21,6 +22,7 @@ public record StreamConfig(
         int segmentTargetMs,
         int playlistWindowMs,
         DeliveryMode delivery,
+        RenditionMode renditions,
         boolean noPublishAuth,
         String publishSecret,
         Path publishSecretFile,
@@ -45,6 +47,7 @@ public record StreamConfig(
                 maxHeldRequests,
                 d.maxRetainedBytes(),
                 d.maxAccessUnitBytes(),
-                delivery.packager());
+                delivery.packager(),
+                renditions);
     }
 }

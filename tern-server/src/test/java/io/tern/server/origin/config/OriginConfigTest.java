@@ -3,6 +3,7 @@ package io.tern.server.origin.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tern.hls.packager.RenditionMode;
 import io.tern.server.option.ConfigException;
 import io.tern.server.option.ConfigSource;
 import io.tern.server.option.Occurrence;
@@ -58,7 +59,8 @@ class OriginConfigTest {
                 "segment-target-ms = 4000",
                 "publish-secret = cam1-only",
                 "[stream lobby]",
-                "part-delivery = whole");
+                "part-delivery = whole",
+                "renditions = muxed");
         OriginConfig c =
                 OriginConfig.assemble(OriginConfigFile.read(file), List.of(cli(OriginOptions.HTTP_PORT, "9100")));
         assertThat(c.get(OriginOptions.HTTP_PORT))
@@ -79,6 +81,8 @@ class OriginConfigTest {
         assertThat(cam1.publishSecret()).isEqualTo("cam1-only");
         StreamConfig lobby = c.stream("lobby");
         assertThat(lobby.delivery()).isEqualTo(DeliveryMode.WHOLE);
+        assertThat(lobby.packagerConfig("x", 100).renditions()).isEqualTo(RenditionMode.MUXED);
+        assertThat(cam1.renditions()).as("the server-wide default").isEqualTo(RenditionMode.SEPARATE);
         assertThat(lobby.record()).isTrue();
         assertThat(lobby.noPublishAuth()).isTrue();
         assertThat(c.stream("other").partTargetMs()).isEqualTo(200);
@@ -98,6 +102,7 @@ class OriginConfigTest {
         assertInvalid(List.of(cli(OriginOptions.PART_TARGET_MS, "10")), "'part-target-ms': '10'", "from 50 to 5000");
         assertInvalid(
                 List.of(cli(OriginOptions.PART_DELIVERY, "fast")), "'part-delivery': 'fast'", "one of stream, whole");
+        assertInvalid(List.of(cli(OriginOptions.RENDITIONS, "both")), "'renditions': 'both'", "one of separate, muxed");
         assertInvalid(List.of(cli(OriginOptions.RECORD_MAX_BYTES, "lots")), "'record-max-bytes': 'lots'", "size");
         assertInvalid(List.of(cli(OriginOptions.RECORD_ROTATE, "10x")), "'record-rotate': '10x'", "duration");
         assertInvalid(List.of(cli(OriginOptions.ON_PUBLISH, "ftp://hook")), "'on-publish'", "http://");

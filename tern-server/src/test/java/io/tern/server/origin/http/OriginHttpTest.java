@@ -11,6 +11,7 @@ import io.tern.server.origin.http.EmbeddedOrigin.Response;
 import io.tern.server.origin.metrics.OriginCounters.Cause;
 import io.tern.server.origin.registry.PublishOutcome;
 import io.tern.server.origin.registry.StreamRegistry;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -247,6 +248,40 @@ class OriginHttpTest {
             assertThat(origin.budget.usedBytes())
                     .as("the part's body is views of those chunks: a later viewer takes no direct memory")
                     .isEqualTo(kept);
+        }
+    }
+
+    @Test
+    void aMuxedStreamIsOneVariantWhoseHintedPartComesWholeWithBothTracks() throws Exception {
+        try (EmbeddedOrigin origin = new EmbeddedOrigin("renditions=muxed")) {
+            Publisher cam = origin.publish("cam1").feedMs(FRESH_PART_MS);
+            String multivariant =
+                    origin.connect().get("/live/cam1/index.m3u8").last().text();
+            assertThat(multivariant).doesNotContain("EXT-X-MEDIA").contains("avc1.64001f,mp4a.40.2");
+            assertThat(origin.connect().get(cam.path("audio.m3u8")).last().status())
+                    .as("no audio rendition of its own")
+                    .isNotEqualTo(200);
+            String hint = playlist(origin.connect(), cam.path("video.m3u8"))
+                    .preloadHints
+                    .get(0)
+                    .get("URI");
+
+            Client viewer = origin.connect().get(cam.path(hint));
+            cam.feedMs(100);
+            Response early = viewer.last();
+            assertThat(early == null ? 0 : early.bytes().length)
+                    .as("no byte of the part before it is cut")
+                    .isZero();
+            for (int step = 0; step < 40 && (viewer.last() == null || !viewer.last().complete); step++) {
+                cam.feedMs(10);
+            }
+            Response whole = viewer.last();
+            assertThat(whole.status()).isEqualTo(200);
+            assertThat(whole.complete).isTrue();
+            String boxes = new String(whole.bytes(), StandardCharsets.ISO_8859_1);
+            assertThat(boxes.split("traf", -1)).as("one traf per track").hasSize(3);
+            assertThat(whole.bytes())
+                    .isEqualTo(origin.connect().get(cam.path(hint)).last().bytes());
         }
     }
 

@@ -4,31 +4,41 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.server.origin.harness.FfmpegPublisher;
 import io.tern.server.origin.interop.HlsPlayer.Playback;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The issue's playback check: ffmpeg publishes 720p30 H.264/AAC (GOP 1 s) over RTMP with a token,
  * and hls.js in headless Chromium plays the origin's LL-HLS for 60 s in low-latency mode: playback
  * advances at real time, never stalls, and stays within 1.5 s of the live edge, both as hls.js
- * reports its latency and against EXT-X-PROGRAM-DATE-TIME.
+ * reports its latency and against EXT-X-PROGRAM-DATE-TIME; with video and audio as separate
+ * renditions and muxed into one, each time with both tracks buffered and audio decoded.
  */
 class LivePlaybackTest {
     private static final int SECONDS = 60;
 
-    @Test
-    void hlsJsPlaysAtTheLiveEdgeForAMinuteWithoutStalls() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"separate", "muxed"})
+    void hlsJsPlaysAtTheLiveEdgeForAMinuteWithoutStalls(String renditions) throws Exception {
         FfmpegPublisher.require();
-        try (OriginFixture origin = new OriginFixture();
+        try (OriginFixture origin = new OriginFixture("renditions=" + renditions);
                 HlsPlayer player = new HlsPlayer();
                 FfmpegPublisher ffmpeg = FfmpegPublisher.rtmp(origin.rtmpUrl("cam1"), 0)) {
             origin.awaitStream("cam1", 20_000);
             Playback playback = player.play(origin.playUrl("cam1"), SECONDS);
-            System.out.println("hls.js, direct: " + playback.summary());
+            System.out.println("hls.js, direct, " + renditions + ": " + playback.summary());
 
             assertThat(playback.lowLatency()).as("hls.js in low-latency mode").isTrue();
             assertThat(playback.partTarget()).as("PART-TARGET hls.js read").isBetween(0.2, 0.21);
             assertThat(playback.width()).isEqualTo(1280);
             assertThat(playback.height()).isEqualTo(720);
+            assertThat(playback.raw().get("bufferTracks"))
+                    .as("the tracks hls.js made source buffers for")
+                    .asString()
+                    .contains("audio", "video");
+            assertThat(((Number) playback.raw().get("audioDecodedBytes")).longValue())
+                    .as("audio decoded")
+                    .isPositive();
             assertThat(playback.samples()).hasSizeGreaterThanOrEqualTo(SECONDS);
             assertThat(playback.advanceRate())
                     .as("media seconds per wall second")
