@@ -111,6 +111,6 @@ class DeployManifestsTest {
                 .contains("drain-on-term")
                 .contains("prometheus-port=9641")
                 .contains("stateless-nonce-secret: given")
-                .contains("cluster-redis=redis://tern-redis-0.tern-redis.tern.svc:6379/0");
+                .contains("cluster-redis=redis://tern-redis-0.tern-redis.tern.svc:6379");
     }
 }
