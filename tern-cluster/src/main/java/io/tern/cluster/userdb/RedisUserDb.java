@@ -79,6 +79,7 @@ public final class RedisUserDb implements AutoCloseable {
     private final String userPrefix;
     private final String secretKey;
     private final Consumer<DynamicCredentials> sink;
+    private final boolean withSecrets;
     private final ClientResources resources;
     private final RedisClient client;
     private final ScheduledExecutorService timer;
@@ -91,12 +92,13 @@ public final class RedisUserDb implements AutoCloseable {
     private Set<String> reported = Set.of();
     private volatile boolean closing;
 
-    private RedisUserDb(RedisAddress address, String realm, Consumer<DynamicCredentials> sink) {
+    private RedisUserDb(RedisAddress address, String realm, boolean withSecrets, Consumer<DynamicCredentials> sink) {
         this.address = address;
         this.realm = realm;
         this.userPrefix = "turn/realm/" + realm + "/user/";
         this.secretKey = "turn/realm/" + realm + "/secret";
         this.sink = sink;
+        this.withSecrets = withSecrets;
         this.resources = ClientResources.builder()
                 .ioThreadPoolSize(1)
                 .computationThreadPoolSize(1)
@@ -122,11 +124,17 @@ public final class RedisUserDb implements AutoCloseable {
      * Reads at once, then every {@code interval}, on its own thread; an unreachable Redis is logged,
      * not an error.
      *
-     * @param sink given each reading; it must only swap a reference
+     * @param withSecrets whether REST secrets are read too (coturn reads them with
+     *                    {@code use-auth-secret} only)
+     * @param sink        given each reading; it must only swap a reference
      */
     public static RedisUserDb start(
-            RedisAddress address, String realm, Duration interval, Consumer<DynamicCredentials> sink) {
-        RedisUserDb db = new RedisUserDb(address, realm, sink);
+            RedisAddress address,
+            String realm,
+            boolean withSecrets,
+            Duration interval,
+            Consumer<DynamicCredentials> sink) {
+        RedisUserDb db = new RedisUserDb(address, realm, withSecrets, sink);
         db.timer.submit(db::readOnce);
         db.timer.scheduleWithFixedDelay(db::readOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
         return db;
@@ -158,7 +166,7 @@ public final class RedisUserDb implements AutoCloseable {
             RedisCommands<String, String> redis = connection.sync();
             List<String> problems = new ArrayList<>();
             Map<String, String> users = readUsers(redis, problems);
-            List<String> secrets = readSecrets(redis, problems);
+            List<String> secrets = withSecrets ? readSecrets(redis, problems) : List.of();
             DynamicCredentials credentials = DynamicCredentials.of(realm, users, secrets, problems::add);
             sink.accept(credentials);
             readings.incrementAndGet();

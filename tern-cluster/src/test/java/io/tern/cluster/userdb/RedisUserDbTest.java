@@ -30,6 +30,7 @@ class RedisUserDbTest {
         userDb = RedisUserDb.start(
                 RedisAddress.parseCoturn("ip=127.0.0.1 dbname=0 port=" + redis.port()),
                 REALM,
+                true,
                 Duration.ofMillis(200),
                 store::replaceDynamic);
     }
