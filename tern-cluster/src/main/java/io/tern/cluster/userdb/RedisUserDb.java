@@ -13,6 +13,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.tern.cluster.RedisAddress;
 import io.tern.turn.auth.DynamicCredentials;
+import io.tern.turn.policy.IpRange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,13 +25,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
  * coturn's {@code redis-userdb}, read: every few seconds, on its own thread, this reads the realm's
  * long-term users ({@code turn/realm/<realm>/user/<user>/key}, the hex key coturn's
  * {@code turnadmin -a} writes) and REST secrets ({@code turn/realm/<realm>/secret}, a set, so that
- * secrets rotate), and hands the engine's credential store a new {@link DynamicCredentials}. The
+ * secrets rotate) and the peer ranges ({@code turn/allowed-peer-ip/*}, {@code turn/denied-peer-ip/*}),
+ * and hands the engine's credential store a new {@link DynamicCredentials} and its peer policy the
+ * new ranges. The
  * relay threads never wait on Redis: they read the last snapshot handed over.
  *
  * <p>Values are bounded in Redis before they travel (a Lua script reads only strings of a key's
@@ -47,6 +51,10 @@ public final class RedisUserDb implements AutoCloseable {
     private static final int MAX_KEY_VALUE_CHARS = 80;
     /** One refusal per line; a flood of them is summarised rather than logged line by line. */
     private static final int MAX_REFUSALS_LOGGED_PER_READING = 20;
+    /** Peer ranges kept per kind from one reading; each decision walks them all. */
+    static final int MAX_PEER_RANGES = 1000;
+    /** "A-B" of two IPv6 literals with some room. */
+    private static final int MAX_RANGE_CHARS = 100;
 
     /** Values of KEYS, each '' when gone since the scan and '!' when not a string of a key's length. */
     static final String READ_KEYS = """
@@ -80,6 +88,7 @@ public final class RedisUserDb implements AutoCloseable {
     private final String secretKey;
     private final Consumer<DynamicCredentials> sink;
     private final boolean withSecrets;
+    private final BiConsumer<List<IpRange>, List<IpRange>> peerRanges;
     private final ClientResources resources;
     private final RedisClient client;
     private final ScheduledExecutorService timer;
@@ -92,13 +101,19 @@ public final class RedisUserDb implements AutoCloseable {
     private Set<String> reported = Set.of();
     private volatile boolean closing;
 
-    private RedisUserDb(RedisAddress address, String realm, boolean withSecrets, Consumer<DynamicCredentials> sink) {
+    private RedisUserDb(
+            RedisAddress address,
+            String realm,
+            boolean withSecrets,
+            Consumer<DynamicCredentials> sink,
+            BiConsumer<List<IpRange>, List<IpRange>> peerRanges) {
         this.address = address;
         this.realm = realm;
         this.userPrefix = "turn/realm/" + realm + "/user/";
         this.secretKey = "turn/realm/" + realm + "/secret";
         this.sink = sink;
         this.withSecrets = withSecrets;
+        this.peerRanges = peerRanges;
         this.resources = ClientResources.builder()
                 .ioThreadPoolSize(1)
                 .computationThreadPoolSize(1)
@@ -127,14 +142,17 @@ public final class RedisUserDb implements AutoCloseable {
      * @param withSecrets whether REST secrets are read too (coturn reads them with
      *                    {@code use-auth-secret} only)
      * @param sink        given each reading; it must only swap a reference
+     * @param peerRanges  given each reading's allowed and denied peer ranges; it must only swap a
+     *                    reference
      */
     public static RedisUserDb start(
             RedisAddress address,
             String realm,
             boolean withSecrets,
             Duration interval,
-            Consumer<DynamicCredentials> sink) {
-        RedisUserDb db = new RedisUserDb(address, realm, withSecrets, sink);
+            Consumer<DynamicCredentials> sink,
+            BiConsumer<List<IpRange>, List<IpRange>> peerRanges) {
+        RedisUserDb db = new RedisUserDb(address, realm, withSecrets, sink, peerRanges);
         db.timer.submit(db::readOnce);
         db.timer.scheduleWithFixedDelay(db::readOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
         return db;
@@ -167,8 +185,11 @@ public final class RedisUserDb implements AutoCloseable {
             List<String> problems = new ArrayList<>();
             Map<String, String> users = readUsers(redis, problems);
             List<String> secrets = withSecrets ? readSecrets(redis, problems) : List.of();
+            List<IpRange> allowed = readPeerRanges(redis, "allowed", problems);
+            List<IpRange> denied = readPeerRanges(redis, "denied", problems);
             DynamicCredentials credentials = DynamicCredentials.of(realm, users, secrets, problems::add);
             sink.accept(credentials);
+            peerRanges.accept(allowed, denied);
             readings.incrementAndGet();
             refusals.addAndGet(problems.size());
             if (down) {
@@ -192,35 +213,89 @@ public final class RedisUserDb implements AutoCloseable {
     }
 
     private Map<String, String> readUsers(RedisCommands<String, String> redis, List<String> problems) {
-        ScanArgs match = ScanArgs.Builder.matches(glob(userPrefix) + "*/key").limit(SCAN_COUNT);
+        Map<String, String> byKey = readStrings(
+                redis,
+                glob(userPrefix) + "*/key",
+                MAX_KEY_VALUE_CHARS,
+                DynamicCredentials.MAX_USERS,
+                "users in realm '" + realm + "'",
+                problems);
         Map<String, String> users = new HashMap<>();
+        byKey.forEach(
+                (key, value) -> users.put(key.substring(userPrefix.length(), key.length() - "/key".length()), value));
+        return users;
+    }
+
+    /**
+     * coturn's {@code turn/<kind>-peer-ip/<id>} keys (not per realm, as coturn reads them), each an
+     * address, a range {@code A-B} or a CIDR.
+     */
+    private List<IpRange> readPeerRanges(RedisCommands<String, String> redis, String kind, List<String> problems) {
+        Map<String, String> byKey = readStrings(
+                redis,
+                "turn/" + kind + "-peer-ip/*",
+                MAX_RANGE_CHARS,
+                MAX_PEER_RANGES,
+                kind + " peer ranges",
+                problems);
+        List<IpRange> ranges = new ArrayList<>();
+        byKey.forEach((key, value) -> {
+            if ("!".equals(value)) {
+                problems.add(printable(key) + ": not a string of at most " + MAX_RANGE_CHARS + " characters");
+                return;
+            }
+            try {
+                ranges.add(IpRange.parse(value));
+            } catch (IllegalArgumentException e) {
+                problems.add(printable(key) + ": not an address, A-B range or CIDR (" + e.getMessage() + ")");
+            }
+        });
+        return ranges;
+    }
+
+    private static String printable(String key) {
+        String cut = key.length() > 96 ? key.substring(0, 96) + "..." : key;
+        return cut.replaceAll("[^\\x20-\\x7e]", "?");
+    }
+
+    /**
+     * The string values of the keys matching {@code pattern}, each '!' when it is not a string of
+     * at most {@code maxValueChars}; at most {@code maxKeys} of them.
+     */
+    private static Map<String, String> readStrings(
+            RedisCommands<String, String> redis,
+            String pattern,
+            int maxValueChars,
+            int maxKeys,
+            String what,
+            List<String> problems) {
+        ScanArgs match = ScanArgs.Builder.matches(pattern).limit(SCAN_COUNT);
+        Map<String, String> values = new HashMap<>();
         ScanCursor cursor = ScanCursor.INITIAL;
         do {
             KeyScanCursor<String> page = redis.scan(cursor, match);
             List<String> keys = page.getKeys();
             if (!keys.isEmpty()) {
-                List<Object> values = redis.eval(
+                List<Object> read = redis.eval(
                         READ_KEYS,
                         ScriptOutputType.MULTI,
                         keys.toArray(String[]::new),
-                        Integer.toString(MAX_KEY_VALUE_CHARS));
-                for (int i = 0; i < keys.size() && i < values.size(); i++) {
-                    String value = values.get(i) == null ? "" : values.get(i).toString();
+                        Integer.toString(maxValueChars));
+                for (int i = 0; i < keys.size() && i < read.size(); i++) {
+                    String value = read.get(i) == null ? "" : read.get(i).toString();
                     if (value.isEmpty()) {
                         continue;
                     }
-                    if (users.size() >= DynamicCredentials.MAX_USERS) {
-                        problems.add("more than " + DynamicCredentials.MAX_USERS + " users in realm '" + realm
-                                + "': the rest are left out");
-                        return users;
+                    if (values.size() >= maxKeys) {
+                        problems.add("more than " + maxKeys + " " + what + ": the rest are left out");
+                        return values;
                     }
-                    String key = keys.get(i);
-                    users.put(key.substring(userPrefix.length(), key.length() - "/key".length()), value);
+                    values.put(keys.get(i), value);
                 }
             }
             cursor = page;
         } while (!cursor.isFinished());
-        return users;
+        return values;
     }
 
     private List<String> readSecrets(RedisCommands<String, String> redis, List<String> problems) {

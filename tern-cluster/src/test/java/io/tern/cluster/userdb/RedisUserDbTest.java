@@ -3,10 +3,12 @@ package io.tern.cluster.userdb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.cluster.RedisAddress;
+import io.tern.stun.address.TransportAddress;
 import io.tern.testkit.Await;
 import io.tern.testkit.RedisProcess;
 import io.tern.turn.auth.CredentialStore;
 import io.tern.turn.auth.DynamicCredentials;
+import io.tern.turn.policy.PeerAddressPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +25,7 @@ class RedisUserDbTest {
     private RedisProcess redis;
     private RedisUserDb userDb;
     private final CredentialStore store = CredentialStore.of(REALM, List.of(), List.of(), ':');
+    private final PeerAddressPolicy policy = PeerAddressPolicy.of(List.of(), List.of(), false, List.of());
 
     @BeforeEach
     void start() throws Exception {
@@ -32,7 +35,8 @@ class RedisUserDbTest {
                 REALM,
                 true,
                 Duration.ofMillis(200),
-                store::replaceDynamic);
+                store::replaceDynamic,
+                policy::replaceDynamic);
     }
 
     @AfterEach
@@ -119,6 +123,25 @@ class RedisUserDbTest {
         redis.restart();
         // The restarted Redis kept nothing on disk: erin is gone once it is read again.
         Await.await("read again", WITHIN, () -> store.lookup("erin", 0).isEmpty());
+    }
+
+    @Test
+    void coturnsPeerRangeKeysDenyAndAllowAndABadOneIsRefused() throws Exception {
+        TransportAddress peer = TransportAddress.parse("172.17.13.140", 5000);
+        TransportAddress loopback = TransportAddress.parse("127.0.0.1", 5000);
+        redis.command("SET", "turn/denied-peer-ip/123456", "172.17.13.133-172.17.14.56");
+        redis.command("SET", "turn/allowed-peer-ip/345678", "127.0.0.1");
+        redis.command("SET", "turn/denied-peer-ip/bad", "172.17.13.0/99");
+        Await.await("the deny read", WITHIN, () -> !policy.permits(peer));
+        assertThat(policy.permits(loopback))
+                .as("allowed wins over the loopback default")
+                .isTrue();
+        assertThat(policy.permits(TransportAddress.parse("172.17.15.1", 5000))).isTrue();
+        assertThat(userDb.refusals()).isPositive();
+
+        redis.command("DEL", "turn/denied-peer-ip/123456", "turn/allowed-peer-ip/345678");
+        Await.await("the deny removed", WITHIN, () -> policy.permits(peer));
+        assertThat(policy.permits(loopback)).isFalse();
     }
 
     @Test

@@ -232,7 +232,9 @@ public final class CoturnOptions {
             .help("coturn's Redis user database, read every 2 s without a restart: long-term users under"
                     + " turn/realm/<realm>/user/<user>/key (the hex key turnadmin writes) work beside the 'user'"
                     + " accounts, also with use-auth-secret; REST secrets in the set turn/realm/<realm>/secret"
-                    + " work beside static-auth-secret when use-auth-secret is on. Malformed values are refused"
+                    + " work beside static-auth-secret when use-auth-secret is on; peer ranges under"
+                    + " turn/allowed-peer-ip/* and turn/denied-peer-ip/* work beside allowed-peer-ip and"
+                    + " denied-peer-ip. Malformed values are refused"
                     + " and logged. Takes coturn's connection string or a redis:// URL."));
 
     // ---- limits and lifetimes -------------------------------------------------------------------

@@ -172,9 +172,10 @@ public final class RelayServer implements AutoCloseable {
                     return key;
                 });
         CredentialStore credentials = credentials(config);
+        PeerAddressPolicy peerPolicy = peerPolicy(config, plan, listenAddresses);
         TurnShared shared = new TurnShared(
                 credentials,
-                peerPolicy(config, plan, listenAddresses),
+                peerPolicy,
                 nonceKey,
                 config.staleNonceSeconds() == 0
                         ? UNLIMITED_NONCE_LIFETIME_NS
@@ -201,7 +202,7 @@ public final class RelayServer implements AutoCloseable {
             }
             tls = loadTls(config);
         }
-        RedisUserDb userDb = startUserDb(config, credentials);
+        RedisUserDb userDb = startUserDb(config, credentials, peerPolicy);
         TurnServerTransport transport = null;
         if (!config.noUdp() || !tcpAddresses.isEmpty() || !tlsAddresses.isEmpty()) {
             try {
@@ -257,10 +258,11 @@ public final class RelayServer implements AutoCloseable {
     }
 
     /**
-     * Reads coturn's {@code redis-userdb} into {@code credentials}, the REST secrets too under
-     * {@code use-auth-secret}; none without authentication.
+     * Reads coturn's {@code redis-userdb} into {@code credentials} (the REST secrets too under
+     * {@code use-auth-secret}) and {@code peerPolicy}; nothing without authentication.
      */
-    private static RedisUserDb startUserDb(TurnServerConfig config, CredentialStore credentials) {
+    private static RedisUserDb startUserDb(
+            TurnServerConfig config, CredentialStore credentials, PeerAddressPolicy peerPolicy) {
         if (config.redisUserdb().isEmpty()) {
             return null;
         }
@@ -273,13 +275,14 @@ public final class RelayServer implements AutoCloseable {
                 System.Logger.Level.INFO,
                 "redis-userdb " + config.redisUserdb().orElseThrow() + ": users"
                         + (withSecrets ? " and REST secrets" : "") + " of realm '" + config.realm()
-                        + "', read every " + USERDB_INTERVAL.toSeconds() + " s");
+                        + "' and peer ranges, read every " + USERDB_INTERVAL.toSeconds() + " s");
         return RedisUserDb.start(
                 config.redisUserdb().orElseThrow(),
                 config.realm(),
                 withSecrets,
                 USERDB_INTERVAL,
-                credentials::replaceDynamic);
+                credentials::replaceDynamic,
+                peerPolicy::replaceDynamic);
     }
 
     /** Joins the fleet when {@code cluster-redis} is set; an unreachable Redis is a warning, not a failure. */

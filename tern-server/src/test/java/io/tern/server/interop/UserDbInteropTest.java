@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tern.server.Main;
 import io.tern.server.interop.CoturnTools.UclientResult;
 import io.tern.server.metrics.TurnClient;
+import io.tern.stun.address.TransportAddress;
 import io.tern.stun.attribute.AttributeType;
 import io.tern.stun.integrity.MessageIntegrity;
 import io.tern.stun.message.StunMethod;
@@ -137,6 +138,31 @@ class UserDbInteropTest {
 
         assertThat(allocateAs("erin", "not-hex-at-all")).isEqualTo(401);
         assertNoLoss(uclient("-W", CONFIGURED_SECRET));
+    }
+
+    @Test
+    void aPeerRangeDeniedInRedisRefusesPermissionsUntilRemoved() throws Exception {
+        TransportAddress peer = TransportAddress.parse("127.0.0.1", peerPort);
+        String username = (System.currentTimeMillis() / 1000 + 3600) + ":dave";
+        try (TurnClient client = new TurnClient(
+                new InetSocketAddress("127.0.0.1", port), REALM, username, restPassword(CONFIGURED_SECRET, username))) {
+            client.allocate();
+            assertThat(permission(client, peer)).isZero();
+
+            // coturn's schema: turn/denied-peer-ip/<any id>, an address, A-B range or CIDR.
+            redis.command("SET", "turn/denied-peer-ip/1", "127.0.0.0-127.0.0.255");
+            Await.await("the deny read", WITHIN, Duration.ofMillis(250), () -> permission(client, peer) == 403);
+
+            redis.command("DEL", "turn/denied-peer-ip/1");
+            Await.await("the deny removed", WITHIN, Duration.ofMillis(250), () -> permission(client, peer) == 0);
+        }
+        assertNoLoss(uclient("-W", CONFIGURED_SECRET));
+    }
+
+    private static int permission(TurnClient client, TransportAddress peer) throws Exception {
+        TurnClient.Response response = client.request(
+                StunMethod.CREATE_PERMISSION, w -> w.putXorAddress(AttributeType.XOR_PEER_ADDRESS, peer));
+        return response.success() ? 0 : response.errorCode();
     }
 
     /** 0 when an Allocate with these credentials succeeds, else its error code. */
