@@ -75,12 +75,74 @@ public record RedisAddress(boolean tls, String host, int port, int database, Str
         return new RedisAddress("rediss".equals(scheme), host, port, database, user, password);
     }
 
+    /**
+     * A {@code redis-userdb} or {@code redis-statsdb} value: coturn's connection string
+     * ({@code "ip=HOST dbname=DB password=PASSWORD port=PORT connect_timeout=SECONDS"}, every key
+     * optional, {@code host} for {@code ip} and {@code database} for {@code dbname} too) or a
+     * {@code redis://} URL as {@link #parse} takes it.
+     */
+    public static RedisAddress parseCoturn(String value) {
+        String text = value.strip();
+        if (text.length() >= 2 && text.startsWith("\"") && text.endsWith("\"")) {
+            text = text.substring(1, text.length() - 1).strip();
+        }
+        if (text.startsWith("redis://") || text.startsWith("rediss://")) {
+            return parse(text);
+        }
+        String host = "127.0.0.1";
+        int port = RedisURI.DEFAULT_REDIS_PORT;
+        int database = 0;
+        String user = null;
+        String password = null;
+        for (String pair : text.split("\\s+")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("'" + (pair.contains("password") ? "password..." : pair)
+                        + "' is not key=value (coturn's \"ip=HOST port=PORT dbname=DB password=PASSWORD\","
+                        + " or redis://HOST:PORT/DB)");
+            }
+            String key = pair.substring(0, eq).toLowerCase(java.util.Locale.ROOT);
+            String v = pair.substring(eq + 1);
+            switch (key) {
+                case "ip", "host", "addr" -> host = v;
+                case "port" -> port = number(key, v, 1, 65535);
+                case "dbname", "database", "db" -> database = number(key, v, 0, MAX_DATABASE - 1);
+                case "user" -> user = v.isEmpty() ? null : v;
+                case "password", "pwd" -> password = v.isEmpty() ? null : v;
+                case "connect_timeout", "timeout" -> number(key, v, 0, Integer.MAX_VALUE);
+                default ->
+                    throw new IllegalArgumentException(
+                            "has an unknown key '" + key + "' (ip, port, dbname, password, connect_timeout)");
+            }
+        }
+        if (host.isEmpty()) {
+            throw new IllegalArgumentException("has an empty ip");
+        }
+        return new RedisAddress(false, host, port, database, user, password);
+    }
+
+    private static int number(String key, String value, int min, int max) {
+        int n;
+        try {
+            n = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " '" + value + "' is not a number");
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(key + " " + n + " is out of range " + min + "-" + max);
+        }
+        return n;
+    }
+
     private static String decode(String s) {
         return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
     /** Lettuce's form of this address, with a command timeout. */
-    RedisURI toRedisUri(Duration timeout) {
+    public RedisURI toRedisUri(Duration timeout) {
         RedisURI.Builder b = RedisURI.builder()
                 .withHost(host)
                 .withPort(port)

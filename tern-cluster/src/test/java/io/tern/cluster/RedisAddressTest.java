@@ -50,4 +50,25 @@ class RedisAddressTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageNotContaining("pw");
     }
+
+    @Test
+    void coturnsConnectionStringAndTheUrlFormAreBothTaken() {
+        RedisAddress a =
+                RedisAddress.parseCoturn("\"ip=10.0.0.5 dbname=2 password=s3cret port=6380 connect_timeout=30\"");
+        assertThat(a.host()).isEqualTo("10.0.0.5");
+        assertThat(a.port()).isEqualTo(6380);
+        assertThat(a.database()).isEqualTo(2);
+        assertThat(a.password()).isEqualTo("s3cret");
+        assertThat(a.toString()).doesNotContain("s3cret");
+        assertThat(RedisAddress.parseCoturn("dbname=1").host()).isEqualTo("127.0.0.1");
+        assertThat(RedisAddress.parseCoturn("redis://cache:6390/4").database()).isEqualTo(4);
+    }
+
+    @Test
+    void aBadConnectionStringSaysWhatIsWrongWithoutThePassword() {
+        assertThatThrownBy(() -> RedisAddress.parseCoturn("ip=h port=99999")).hasMessageContaining("port 99999");
+        assertThatThrownBy(() -> RedisAddress.parseCoturn("ip=h color=blue")).hasMessageContaining("'color'");
+        assertThatThrownBy(() -> RedisAddress.parseCoturn("ip=h dbname=x")).hasMessageContaining("dbname 'x'");
+        assertThatThrownBy(() -> RedisAddress.parseCoturn("password")).hasMessageNotContaining("password ");
+    }
 }

@@ -220,6 +220,23 @@ public final class CoturnOptions {
             .defaultText("':'")
             .help("Timestamp/username separator in TURN REST API user names."));
 
+    public static final Option<Optional<RedisAddress>> REDIS_USERDB = add(supported("redis-userdb")
+            .shortFlag("-N")
+            .type(
+                    optional(parsed(
+                            "<\"ip=HOST port=PORT dbname=DB password=PASSWORD\" | redis://HOST:PORT[/DB]>",
+                            RedisAddress::parseCoturn,
+                            RedisAddress::toString)),
+                    Optional.empty())
+            .defaultText("none: users and secrets come from this config only")
+            .help("coturn's Redis user database, read every 2 s without a restart: long-term users under"
+                    + " turn/realm/<realm>/user/<user>/key (the hex key turnadmin writes) work beside the 'user'"
+                    + " accounts, also with use-auth-secret; REST secrets in the set turn/realm/<realm>/secret"
+                    + " work beside static-auth-secret when use-auth-secret is on; peer ranges under"
+                    + " turn/allowed-peer-ip/* and turn/denied-peer-ip/* work beside allowed-peer-ip and"
+                    + " denied-peer-ip. Malformed values are refused"
+                    + " and logged. Takes coturn's connection string or a redis:// URL."));
+
     // ---- limits and lifetimes -------------------------------------------------------------------
 
     public static final Option<Integer> USER_QUOTA = add(supported("user-quota")
@@ -506,7 +523,6 @@ public final class CoturnOptions {
         ROWS.add(unsupported("psql-userdb", Arity.REQUIRED_VALUE, "sql-userdb", "-e"));
         ROWS.add(unsupported("mysql-userdb", Arity.REQUIRED_VALUE, "-M"));
         ROWS.add(unsupported("mongo-userdb", Arity.REQUIRED_VALUE, "-J"));
-        ROWS.add(unsupported("redis-userdb", Arity.REQUIRED_VALUE, "-N"));
         ROWS.add(unsupported("redis-statsdb", Arity.REQUIRED_VALUE, "-O"));
         ROWS.add(unsupported("max-bps", Arity.REQUIRED_VALUE, "-s"));
         ROWS.add(unsupported("bps-capacity", Arity.REQUIRED_VALUE, "-B"));

@@ -52,7 +52,8 @@ public record TurnServerConfig(
         }
         if (authMode == AuthMode.REST_SECRET
                 && options.get(STATIC_AUTH_SECRET).isEmpty()
-                && generatedSecret.isEmpty()) {
+                && generatedSecret.isEmpty()
+                && options.get(REDIS_USERDB).isEmpty()) {
             throw new IllegalArgumentException("REST_SECRET mode needs a secret");
         }
     }
@@ -319,12 +320,20 @@ public record TurnServerConfig(
         return "Tern " + TernVersion.version();
     }
 
-    /** Secrets valid for TURN REST API credentials: the static ones, else the generated one. */
+    /**
+     * Secrets valid for TURN REST API credentials: the static ones, else the generated one; none
+     * when {@code redis-userdb} holds them.
+     */
     public List<String> restApiSecrets() {
         if (authMode != AuthMode.REST_SECRET) {
             return List.of();
         }
-        return staticAuthSecrets().isEmpty() ? List.of(generatedSecret.orElseThrow()) : staticAuthSecrets();
+        return staticAuthSecrets().isEmpty() ? generatedSecret.stream().toList() : staticAuthSecrets();
+    }
+
+    /** {@code redis-userdb}: coturn's Redis user database, or empty. */
+    public Optional<RedisAddress> redisUserdb() {
+        return options.get(REDIS_USERDB);
     }
 
     /** Whether a TLS listener should start: not disabled and a certificate and key were given. */

@@ -13,6 +13,7 @@ import static io.tern.server.config.CoturnOptions.NO_TCP;
 import static io.tern.server.config.CoturnOptions.NO_TLS;
 import static io.tern.server.config.CoturnOptions.PKEY;
 import static io.tern.server.config.CoturnOptions.REALM;
+import static io.tern.server.config.CoturnOptions.REDIS_USERDB;
 import static io.tern.server.config.CoturnOptions.STATIC_AUTH_SECRET;
 import static io.tern.server.config.CoturnOptions.TCP_WRITE_HIGH_WATER_MARK;
 import static io.tern.server.config.CoturnOptions.TCP_WRITE_LOW_WATER_MARK;
@@ -156,7 +157,9 @@ public final class TurnServerConfigAssembler {
         final List<StaticUser> users = staticUsers(a);
         final AuthMode authMode = authMode(a, users);
         Optional<String> generatedSecret = Optional.empty();
-        if (authMode == AuthMode.REST_SECRET && a.get(STATIC_AUTH_SECRET).isEmpty()) {
+        if (authMode == AuthMode.REST_SECRET
+                && a.get(STATIC_AUTH_SECRET).isEmpty()
+                && a.get(REDIS_USERDB).isEmpty()) {
             final byte[] secret = new byte[SECRET_BYTES];
             random.nextBytes(secret);
             generatedSecret = Optional.of(HexFormat.of().formatHex(secret));
@@ -232,9 +235,9 @@ public final class TurnServerConfigAssembler {
             return AuthMode.NONE;
         }
         if (ltCredMech || !users.isEmpty()) {
-            if (users.isEmpty()) {
+            if (users.isEmpty() && a.get(REDIS_USERDB).isEmpty()) {
                 throw new ConfigException("Option 'lt-cred-mech' " + a.where(LT_CRED_MECH)
-                        + " needs at least one 'user' (Tern has no user database)");
+                        + " needs at least one 'user' or a 'redis-userdb'");
             }
             if (!ltCredMech) {
                 warnings.warn("'user' accounts given without 'lt-cred-mech': turning lt-cred-mech on");

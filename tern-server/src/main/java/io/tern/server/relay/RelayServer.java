@@ -3,6 +3,7 @@ package io.tern.server.relay;
 import io.tern.cluster.FleetSettings;
 import io.tern.cluster.NodeRegistry;
 import io.tern.cluster.RedisFleet;
+import io.tern.cluster.userdb.RedisUserDb;
 import io.tern.netty.NettyTransports;
 import io.tern.netty.relay.FleetLeases;
 import io.tern.netty.relay.TransportSettings;
@@ -68,6 +69,9 @@ public final class RelayServer implements AutoCloseable {
 
     private static final AtomicBoolean SIGHUP_INSTALLED = new AtomicBoolean();
 
+    /** How often {@code redis-userdb} is read: a change takes effect within it. */
+    private static final Duration USERDB_INTERVAL = Duration.ofSeconds(2);
+
     private final TurnServerTransport transport;
     private final TlsContextSource tls;
     private final AtomicBoolean draining;
@@ -75,6 +79,7 @@ public final class RelayServer implements AutoCloseable {
     private final AlternateSource alternateSource;
     private final String summary;
     private final RedisFleet fleet;
+    private final RedisUserDb userDb;
 
     private RelayServer(
             TurnServerTransport transport,
@@ -83,7 +88,8 @@ public final class RelayServer implements AutoCloseable {
             Alternates alternates,
             AlternateSource alternateSource,
             String summary,
-            RedisFleet fleet) {
+            RedisFleet fleet,
+            RedisUserDb userDb) {
         this.transport = transport;
         this.tls = tls;
         this.draining = draining;
@@ -91,6 +97,7 @@ public final class RelayServer implements AutoCloseable {
         this.alternateSource = alternateSource;
         this.summary = summary;
         this.fleet = fleet;
+        this.userDb = userDb;
     }
 
     /**
@@ -164,9 +171,11 @@ public final class RelayServer implements AutoCloseable {
                     random.nextBytes(key);
                     return key;
                 });
+        CredentialStore credentials = credentials(config);
+        PeerAddressPolicy peerPolicy = peerPolicy(config, plan, listenAddresses);
         TurnShared shared = new TurnShared(
-                credentials(config),
-                peerPolicy(config, plan, listenAddresses),
+                credentials,
+                peerPolicy,
                 nonceKey,
                 config.staleNonceSeconds() == 0
                         ? UNLIMITED_NONCE_LIFETIME_NS
@@ -193,6 +202,7 @@ public final class RelayServer implements AutoCloseable {
             }
             tls = loadTls(config);
         }
+        RedisUserDb userDb = startUserDb(config, credentials, peerPolicy);
         TurnServerTransport transport = null;
         if (!config.noUdp() || !tcpAddresses.isEmpty() || !tlsAddresses.isEmpty()) {
             try {
@@ -216,6 +226,9 @@ public final class RelayServer implements AutoCloseable {
                 if (fleet != null) {
                     fleet.close();
                 }
+                if (userDb != null) {
+                    userDb.close();
+                }
                 throw e;
             }
         }
@@ -235,12 +248,41 @@ public final class RelayServer implements AutoCloseable {
         if (fleet != null) {
             fleet.announce(announcedRelays(config, plan), announcedListeners(transport, config, plan));
         }
-        RelayServer server = new RelayServer(transport, tls, draining, alternates, alternateSource, summary, fleet);
+        RelayServer server =
+                new RelayServer(transport, tls, draining, alternates, alternateSource, summary, fleet, userDb);
         if (tls != null) {
             RUNNING.add(server);
             installSighupReload();
         }
         return server;
+    }
+
+    /**
+     * Reads coturn's {@code redis-userdb} into {@code credentials} (the REST secrets too under
+     * {@code use-auth-secret}) and {@code peerPolicy}; nothing without authentication.
+     */
+    private static RedisUserDb startUserDb(
+            TurnServerConfig config, CredentialStore credentials, PeerAddressPolicy peerPolicy) {
+        if (config.redisUserdb().isEmpty()) {
+            return null;
+        }
+        if (config.authMode() == AuthMode.NONE) {
+            LOG.log(System.Logger.Level.WARNING, "redis-userdb is not read: no-auth asks for no credentials");
+            return null;
+        }
+        boolean withSecrets = config.authMode() == AuthMode.REST_SECRET;
+        LOG.log(
+                System.Logger.Level.INFO,
+                "redis-userdb " + config.redisUserdb().orElseThrow() + ": users"
+                        + (withSecrets ? " and REST secrets" : "") + " of realm '" + config.realm()
+                        + "' and peer ranges, read every " + USERDB_INTERVAL.toSeconds() + " s");
+        return RedisUserDb.start(
+                config.redisUserdb().orElseThrow(),
+                config.realm(),
+                withSecrets,
+                USERDB_INTERVAL,
+                credentials::replaceDynamic,
+                peerPolicy::replaceDynamic);
     }
 
     /** Joins the fleet when {@code cluster-redis} is set; an unreachable Redis is a warning, not a failure. */
@@ -447,6 +489,9 @@ public final class RelayServer implements AutoCloseable {
         }
         if (fleet != null) {
             fleet.close();
+        }
+        if (userDb != null) {
+            userDb.close();
         }
     }
 

@@ -91,6 +91,7 @@ class OptionTableTest {
             List.of("no-software-attribute"),
             List.of("strict-channel-numbers"),
             List.of("cluster-redis=redis://127.0.0.1:6390/2"),
+            List.of("redis-userdb=\"ip=127.0.0.1 dbname=3 port=6390 connect_timeout=30\""),
             List.of("cluster-node-id=relay-7"),
             List.of("cluster-lease-ttl=10"),
             List.of("cluster-redis-fail=closed"),

@@ -129,6 +129,31 @@ class TurnServerConfigAssemblerTest {
     }
 
     @Test
+    void ltCredMechWithARedisUserdbNeedsNoConfiguredUser() {
+        final TurnServerConfig config =
+                assembler.assemble(List.of(), cli("lt-cred-mech", "", "redis-userdb", "ip=127.0.0.1 dbname=1"));
+        assertThat(config.authMode()).isEqualTo(AuthMode.LONG_TERM);
+        assertThat(config.redisUserdb().orElseThrow().database()).isEqualTo(1);
+    }
+
+    @Test
+    void useAuthSecretWithARedisUserdbTakesItsSecretsFromRedisAndGeneratesNone() {
+        final TurnServerConfig config =
+                assembler.assemble(List.of(), cli("use-auth-secret", "", "redis-userdb", "redis://127.0.0.1:6390"));
+        assertThat(config.authMode()).isEqualTo(AuthMode.REST_SECRET);
+        assertThat(config.generatedSecret()).isEmpty();
+        assertThat(config.restApiSecrets()).isEmpty();
+    }
+
+    @Test
+    void aBadRedisUserdbNamesTheOptionAndTheProblem() {
+        assertThatThrownBy(() -> assembler.assemble(List.of(), cli("redis-userdb", "ip=h port=0")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("redis-userdb")
+                .hasMessageContaining("port 0");
+    }
+
+    @Test
     void longTermKeyUsesTheFinalRealmEvenIfGivenAfterTheUser() {
         final TurnServerConfig config = assembler.assemble(
                 file(warnings, "lt-cred-mech", "user=ninefingers:youhavetoberealistic", "realm=elsewhere"),

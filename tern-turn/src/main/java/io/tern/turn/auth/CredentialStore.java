@@ -18,6 +18,10 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code user=name:0x<md5 key>}) and the TURN REST API shared secret ({@code use-auth-secret}),
  * where the username is {@code <expiry>:<user>} and the password is
  * base64(HMAC-SHA1(secret, username)). Several secrets may be active at once so they can rotate.
+ *
+ * <p>Beside the configured users and secrets, a user database's ({@link DynamicCredentials}) may be
+ * swapped in at any time by the adapter that reads it ({@link #replaceDynamic}); every lookup reads
+ * one snapshot, so a request sees the old set or the new, never a mix. Configured users come first.
  */
 public final class CredentialStore {
     static final int MAX_CACHED_REST_USERS = 4096;
@@ -27,12 +31,20 @@ public final class CredentialStore {
     private final Map<String, String> userByHash;
     private final List<byte[]> secrets;
     private final char separator;
+    /** Written by the user database's reader, read once per lookup by the relay threads. */
+    private volatile Snapshot snapshot;
+
     /**
-     * Keys derived for REST usernames: deriving them costs an HMAC, two digests and a JCE provider
-     * lookup, and every request of an allocation's life (Refresh, CreatePermission, ChannelBind) would
-     * repeat it. The expiry in the username is still checked on every lookup.
+     * The dynamic credentials with every active secret, and the keys derived for REST usernames
+     * under them: deriving them costs an HMAC, two digests and a JCE provider lookup, and every
+     * request of an allocation's life (Refresh, CreatePermission, ChannelBind) would repeat it. The
+     * cache belongs to the snapshot, so a removed secret's keys go with it. The expiry in the
+     * username is still checked on every lookup.
      */
-    private final ConcurrentHashMap<String, List<Credential>> restCredentials = new ConcurrentHashMap<>();
+    private record Snapshot(
+            DynamicCredentials dynamic,
+            List<byte[]> secrets,
+            ConcurrentHashMap<String, List<Credential>> restCredentials) {}
 
     private CredentialStore(
             byte[] realm,
@@ -45,6 +57,26 @@ public final class CredentialStore {
         this.userByHash = userByHash;
         this.secrets = secrets;
         this.separator = separator;
+        this.snapshot = snapshotOf(DynamicCredentials.EMPTY);
+    }
+
+    private Snapshot snapshotOf(DynamicCredentials dynamic) {
+        List<byte[]> all = new ArrayList<>(secrets);
+        all.addAll(dynamic.secrets());
+        return new Snapshot(dynamic, List.copyOf(all), new ConcurrentHashMap<>());
+    }
+
+    /**
+     * Puts {@code dynamic} in place of the previous user database reading, for every request from
+     * now on. Allocations keep the credential they were made with until their next request.
+     */
+    public void replaceDynamic(DynamicCredentials dynamic) {
+        snapshot = snapshotOf(dynamic);
+    }
+
+    /** The user database reading in use. */
+    public DynamicCredentials dynamic() {
+        return snapshot.dynamic();
     }
 
     /**
@@ -91,12 +123,14 @@ public final class CredentialStore {
     }
 
     public boolean hasStaticUsers() {
-        return !staticUsers.isEmpty();
+        return !staticUsers.isEmpty() || snapshot.dynamic().userCount() > 0;
     }
 
     /** The static username whose USERHASH this is, or null. */
     public String usernameForHash(byte[] userHash, int length) {
-        return userByHash.get(HexFormat.of().formatHex(userHash, 0, length));
+        String hashHex = HexFormat.of().formatHex(userHash, 0, length);
+        String name = userByHash.get(hashHex);
+        return name != null ? name : snapshot.dynamic().usernameForHash(hashHex);
     }
 
     /**
@@ -109,7 +143,14 @@ public final class CredentialStore {
         if (user != null) {
             return List.of(user);
         }
-        if (secrets.isEmpty()) {
+        Snapshot current = snapshot;
+        user = current.dynamic().user(username);
+        if (user != null) {
+            return List.of(user);
+        }
+        List<byte[]> activeSecrets = current.secrets();
+        ConcurrentHashMap<String, List<Credential>> restCredentials = current.restCredentials();
+        if (activeSecrets.isEmpty()) {
             return List.of();
         }
         int sep = username.indexOf(separator);
@@ -129,8 +170,8 @@ public final class CredentialStore {
         }
         String restUser = sep < 0 ? username : username.substring(sep + 1);
         byte[] nameBytes = username.getBytes(StandardCharsets.UTF_8);
-        List<Credential> candidates = new ArrayList<>(secrets.size());
-        for (byte[] secret : secrets) {
+        List<Credential> candidates = new ArrayList<>(activeSecrets.size());
+        for (byte[] secret : activeSecrets) {
             byte[] password = restPassword(secret, nameBytes).getBytes(StandardCharsets.UTF_8);
             candidates.add(new Credential(
                     username,
@@ -149,7 +190,7 @@ public final class CredentialStore {
     }
 
     int cachedRestUsers() {
-        return restCredentials.size();
+        return snapshot.restCredentials().size();
     }
 
     /** base64(HMAC-SHA1(secret, username)): the password a REST API service hands to its clients. */

@@ -10,6 +10,10 @@ import java.util.List;
  * unless the operator allows them. Private IPv4 ranges stay reachable, since relays commonly sit
  * beside their peers on them; deny them with {@code denied-peer-ip} where they aren't. Explicitly
  * allowed ranges win over every deny, as in coturn.
+ *
+ * <p>Beside the configured ranges, a user database's (coturn's {@code turn/allowed-peer-ip/*} and
+ * {@code turn/denied-peer-ip/*} keys in {@code redis-userdb}) may be swapped in at any time by the
+ * adapter that reads it ({@link #replaceDynamic}); each decision reads one snapshot of them.
  */
 public final class PeerAddressPolicy {
     /** Denied unless allowed: unspecified, "this network", link-local, ULA, multicast, broadcast. */
@@ -28,6 +32,10 @@ public final class PeerAddressPolicy {
     private final List<IpRange> allowed;
     private final List<IpRange> denied;
     private final List<TransportAddress> listenerAddresses;
+    /** Written by the user database's reader, read once per decision by the relay threads. */
+    private volatile Ranges dynamic = new Ranges(List.of(), List.of());
+
+    private record Ranges(List<IpRange> allowed, List<IpRange> denied) {}
 
     private PeerAddressPolicy(List<IpRange> allowed, List<IpRange> denied, List<TransportAddress> listenerAddresses) {
         this.allowed = List.copyOf(allowed);
@@ -59,19 +67,30 @@ public final class PeerAddressPolicy {
         return new PeerAddressPolicy(allowed, deny, listeners);
     }
 
+    /**
+     * Puts a user database's ranges in place of the previous ones, for every decision from now on;
+     * they add to the configured ranges, with the same precedence (allowed wins).
+     */
+    public void replaceDynamic(List<IpRange> allowedRanges, List<IpRange> deniedRanges) {
+        dynamic = new Ranges(List.copyOf(allowedRanges), List.copyOf(deniedRanges));
+    }
+
     /** Whether a permission may be installed for this peer IP (the port is ignored). */
     public boolean permits(TransportAddress peer) {
-        for (IpRange range : allowed) {
-            if (range.contains(peer)) {
+        Ranges current = dynamic;
+        if (anyContains(allowed, peer) || anyContains(current.allowed(), peer)) {
+            return true;
+        }
+        return !anyContains(denied, peer) && !anyContains(current.denied(), peer);
+    }
+
+    private static boolean anyContains(List<IpRange> ranges, TransportAddress peer) {
+        for (int i = 0; i < ranges.size(); i++) {
+            if (ranges.get(i).contains(peer)) {
                 return true;
             }
         }
-        for (IpRange range : denied) {
-            if (range.contains(peer)) {
-                return false;
-            }
-        }
-        return true;
+        return false;
     }
 
     /**
