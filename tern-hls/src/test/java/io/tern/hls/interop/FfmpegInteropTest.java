@@ -3,6 +3,7 @@ package io.tern.hls.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.RenditionMode;
 import io.tern.hls.packager.StreamLayout;
 import io.tern.hls.record.RecordingAction;
 import io.tern.hls.record.StreamRecorder;
@@ -43,7 +44,8 @@ class FfmpegInteropTest {
     static void packageRealMedia() throws Exception {
         Peers.requireFfmpeg();
         media = RealMedia.generate(work, SECONDS);
-        h = new Harness(PackagerConfig.defaults("live1"), StreamLayout.VIDEO_AND_AUDIO);
+        h = new Harness(
+                PackagerConfig.defaults("live1").withRenditions(RenditionMode.SEPARATE), StreamLayout.VIDEO_AND_AUDIO);
         h.configure(media.avc, media.aac);
         StreamRecorder recorder = new StreamRecorder("cam", StreamLayout.VIDEO_AND_AUDIO, 60_000);
         h.feed(media.interleaved());

@@ -116,7 +116,10 @@ class GrowingPartTest {
     @Test
     void inWholePartModeTheRequestIsAnsweredOnceTheWholePartIsThere() {
         Harness h = new Harness(
-                PackagerConfig.defaults("w").withPartDelivery(PartDelivery.WHOLE_PART), StreamLayout.VIDEO_AND_AUDIO);
+                PackagerConfig.defaults("w")
+                        .withPartDelivery(PartDelivery.WHOLE_PART)
+                        .withRenditions(RenditionMode.SEPARATE),
+                StreamLayout.VIDEO_AND_AUDIO);
         h.configure(TestMedia.avc720p(), TestMedia.aac48k());
         feed(h, 3_000);
         String hinted = h.playlist(TrackType.VIDEO).preloadHints.get(0).get("URI");

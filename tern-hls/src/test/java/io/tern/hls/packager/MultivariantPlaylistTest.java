@@ -62,7 +62,8 @@ class MultivariantPlaylistTest {
 
     @Test
     void codecsResolutionAndRateComeFromTheStreamsOwnConfiguration() {
-        Harness h = new Harness(PackagerConfig.defaults("x"), StreamLayout.VIDEO_AND_AUDIO);
+        Harness h = new Harness(
+                PackagerConfig.defaults("x").withRenditions(RenditionMode.SEPARATE), StreamLayout.VIDEO_AND_AUDIO);
         h.configure(TestMedia.avc360p(), TestMedia.aac44k());
         SyntheticStream s = new SyntheticStream();
         s.fps = 25;

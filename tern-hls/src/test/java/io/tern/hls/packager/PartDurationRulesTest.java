@@ -74,7 +74,10 @@ class PartDurationRulesTest {
     void everyPartFitsPartTargetAndAllButTheLastReach85Percent(Shape shape) {
         SyntheticStream stream = new SyntheticStream();
         shape.setup().accept(stream);
-        PackagerConfig config = PackagerConfig.defaults("t").withPartTargetMs(shape.partTargetMs());
+        // Separate renditions: each track's parts are cut on their own (muxed ones are MuxedRenditionTest's).
+        PackagerConfig config = PackagerConfig.defaults("t")
+                .withPartTargetMs(shape.partTargetMs())
+                .withRenditions(RenditionMode.SEPARATE);
         Harness h = new Harness(config, shape.layout());
         if (shape.layout().hasVideo()) {
             h.configure(TestMedia.avc720p());

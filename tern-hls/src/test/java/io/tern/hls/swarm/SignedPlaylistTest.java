@@ -3,6 +3,7 @@ package io.tern.hls.swarm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.RenditionMode;
 import io.tern.hls.packager.StreamLayout;
 import io.tern.hls.testing.Harness;
 import io.tern.hls.testing.SyntheticStream;
@@ -31,7 +32,10 @@ class SignedPlaylistTest {
                 INSTANCE,
                 new AttestationVectors.FixedRandom(AttestationVectors.seed("session")),
                 StreamSigner.DEFAULT_SESSION_LIFETIME_S);
-        return new Harness(PackagerConfig.defaults(INSTANCE), StreamLayout.VIDEO_AND_AUDIO, signer)
+        return new Harness(
+                        PackagerConfig.defaults(INSTANCE).withRenditions(RenditionMode.SEPARATE),
+                        StreamLayout.VIDEO_AND_AUDIO,
+                        signer)
                 .configure(TestMedia.avc720p(), TestMedia.aac48k());
     }
 

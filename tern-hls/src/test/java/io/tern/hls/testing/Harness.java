@@ -4,6 +4,7 @@ import io.tern.hls.media.HeapChunkStore;
 import io.tern.hls.media.MediaObject;
 import io.tern.hls.packager.LlHlsPackager;
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.RenditionMode;
 import io.tern.hls.packager.StreamLayout;
 import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.serve.HlsEvent;
@@ -45,8 +46,10 @@ public final class Harness {
         packager = new LlHlsPackager(config, layout, wall, store, signer);
     }
 
+    /** Video and audio as separate renditions, the shape most packager tests are written against. */
     public static Harness av() {
-        Harness h = new Harness(PackagerConfig.defaults("t1"), StreamLayout.VIDEO_AND_AUDIO);
+        Harness h = new Harness(
+                PackagerConfig.defaults("t1").withRenditions(RenditionMode.SEPARATE), StreamLayout.VIDEO_AND_AUDIO);
         h.configure(TestMedia.avc720p(), TestMedia.aac48k());
         return h;
     }

@@ -3,6 +3,7 @@ package io.tern.bench.jmh.hls;
 import io.tern.hls.media.HeapChunkStore;
 import io.tern.hls.packager.LlHlsPackager;
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.RenditionMode;
 import io.tern.hls.packager.StreamLayout;
 import io.tern.hls.serve.HlsEvent;
 import io.tern.hls.swarm.StreamSigner;
@@ -36,7 +37,8 @@ public final class HlsStream {
     long releasedTickets;
 
     HlsStream(int frameBytes) {
-        this(PackagerConfig.defaults("bench"), frameBytes, 40 * 30); // 40 s: the 24 s window is full and trimming
+        // 40 s: the 24 s window is full and trimming; separate renditions, as the recorded results were measured
+        this(PackagerConfig.defaults("bench").withRenditions(RenditionMode.SEPARATE), frameBytes, 40 * 30);
     }
 
     /** A stream packaged with {@code config}, {@code initialFrames} video frames in. */

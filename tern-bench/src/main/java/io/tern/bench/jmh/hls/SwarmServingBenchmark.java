@@ -1,6 +1,7 @@
 package io.tern.bench.jmh.hls;
 
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.RenditionMode;
 import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.playlist.SkipRequest;
 import io.tern.hls.swarm.OriginKey;
@@ -52,7 +53,8 @@ public class SwarmServingBenchmark {
                     new SecureRandom(),
                     StreamSigner.DEFAULT_SESSION_LIFETIME_S);
         }
-        stream = new HlsStream(PackagerConfig.defaults("bench"), 1500, 40 * 30, signer);
+        stream = new HlsStream(
+                PackagerConfig.defaults("bench").withRenditions(RenditionMode.SEPARATE), 1500, 40 * 30, signer);
         String playlist = new String(
                 stream.packager.renderMediaPlaylist(TrackType.VIDEO, SkipRequest.NONE), StandardCharsets.UTF_8);
         if (signed != playlist.contains("#EXT-X-TERN-ATTEST:KIND=part")) {

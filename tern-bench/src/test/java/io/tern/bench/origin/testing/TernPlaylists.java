@@ -2,6 +2,7 @@ package io.tern.bench.origin.testing;
 
 import io.tern.bench.jmh.hls.HlsStream;
 import io.tern.hls.packager.PackagerConfig;
+import io.tern.hls.packager.RenditionMode;
 import io.tern.hls.playlist.PlaylistRequest;
 import io.tern.hls.serve.PlaylistAnswer;
 import io.tern.media.TrackType;
@@ -18,7 +19,12 @@ public final class TernPlaylists {
     public static final String INSTANCE = "i1";
 
     private final HlsStream stream = new HlsStream(
-            PackagerConfig.defaults(INSTANCE).withSegmentTargetMs(1000).withPartTargetMs(200), 500, 0);
+            PackagerConfig.defaults(INSTANCE)
+                    .withSegmentTargetMs(1000)
+                    .withPartTargetMs(200)
+                    .withRenditions(RenditionMode.SEPARATE), // a video playlist and an audio one to parse
+            500,
+            0);
 
     /** Feeds {@code frames} video frames (and the audio due before each), 33.3 ms apart. */
     public TernPlaylists advance(int frames) {

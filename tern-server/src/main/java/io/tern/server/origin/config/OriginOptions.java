@@ -96,11 +96,11 @@ public final class OriginOptions {
     public static final Option<RenditionMode> RENDITIONS = stream(
             "renditions",
             choice(RenditionMode.class),
-            RenditionMode.SEPARATE,
+            PackagerConfig.DEFAULT_RENDITIONS,
             null,
-            "How a stream with video and audio is served: 'separate' renditions (an audio EXT-X-MEDIA group"
-                    + " beside the video), or 'muxed' into one (one playlist, and parts and segments carrying both"
-                    + " tracks: half the requests per viewer).");
+            "How a stream with video and audio is served: 'muxed' into one rendition (one playlist, and parts"
+                    + " and segments carrying both tracks: half the requests per viewer), or 'separate' renditions"
+                    + " (an audio EXT-X-MEDIA group beside the video, for players that need it).");
 
     // ---- publishing
 

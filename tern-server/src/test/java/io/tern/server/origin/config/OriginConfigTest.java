@@ -60,7 +60,7 @@ class OriginConfigTest {
                 "publish-secret = cam1-only",
                 "[stream lobby]",
                 "part-delivery = whole",
-                "renditions = muxed");
+                "renditions = separate");
         OriginConfig c =
                 OriginConfig.assemble(OriginConfigFile.read(file), List.of(cli(OriginOptions.HTTP_PORT, "9100")));
         assertThat(c.get(OriginOptions.HTTP_PORT))
@@ -81,8 +81,8 @@ class OriginConfigTest {
         assertThat(cam1.publishSecret()).isEqualTo("cam1-only");
         StreamConfig lobby = c.stream("lobby");
         assertThat(lobby.delivery()).isEqualTo(DeliveryMode.WHOLE);
-        assertThat(lobby.packagerConfig("x", 100).renditions()).isEqualTo(RenditionMode.MUXED);
-        assertThat(cam1.renditions()).as("the server-wide default").isEqualTo(RenditionMode.SEPARATE);
+        assertThat(lobby.packagerConfig("x", 100).renditions()).isEqualTo(RenditionMode.SEPARATE);
+        assertThat(cam1.renditions()).as("the server-wide default").isEqualTo(RenditionMode.MUXED);
         assertThat(lobby.record()).isTrue();
         assertThat(lobby.noPublishAuth()).isTrue();
         assertThat(c.stream("other").partTargetMs()).isEqualTo(200);

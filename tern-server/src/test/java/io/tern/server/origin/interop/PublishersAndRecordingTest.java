@@ -52,6 +52,8 @@ class PublishersAndRecordingTest {
                         "record-rotate = 5s",
                         "[stream cam1]",
                         "segment-target-ms = 1000", // TARGETDURATION 1: a 14 s stream has segments to skip
+                        "[stream cam2]",
+                        "renditions = separate", // cam1 is muxed (the default), cam2 decoded per rendition
                         "[stream unrecorded]",
                         "record = off"),
                 "no-publish-auth",
