@@ -62,6 +62,16 @@ function instrument() {
     }
     return routes;
   };
+  // Every buffer hls.js appends, by SHA-256 (base64url, as attestations carry it), so that the
+  // script can check each against the objects the origin attested.
+  window.appended = [];
+  const append = SourceBuffer.prototype.appendBuffer;
+  SourceBuffer.prototype.appendBuffer = function (data) {
+    const bytes = new Uint8Array(data.buffer ?? data, data.byteOffset ?? 0, data.byteLength).slice();
+    crypto.subtle.digest('SHA-256', bytes).then((d) => window.appended.push(
+      btoa(String.fromCharCode(...new Uint8Array(d))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')));
+    return append.call(this, data);
+  };
   // A stall is a 'waiting' after the first 2 s of playback, other than one a seek causes (as
   // tern-swarm/test/browser/live-origin.js counts them); waits before that are startupWaits.
   window.stalls = 0;
@@ -92,9 +102,35 @@ async function read(page) {
       stalls: window.stalls, startupWaits: window.startupWaits, events: window.events,
       peers: m?.peers ?? 0, bytes: { peer: 0, http: 0, ...m?.bytes }, loads: m?.loads, bans: m?.bans ?? 0,
       fallbacks: m?.fallbacks ?? 0, verifyFailures: m?.verifyFailures ?? 0, inTimeShare: m?.inTimeShare,
-      rendezvous: s?.rendezvous, routes: await window.routes(), connections: window.connections.map((pc) => pc.connectionState), errors: window.ternWatch?.errors,
+      appended: window.appended, rendezvous: s?.rendezvous, routes: await window.routes(), connections: window.connections.map((pc) => pc.connectionState), errors: window.ternWatch?.errors,
     };
   });
+}
+
+/**
+ * Polls the stream's media playlists (from the multivariant playlist at url) and keeps the SHA-256
+ * of every object the origin attested in them (#EXT-X-TERN-ATTEST), until stop() is called.
+ */
+function collectAttested(url) {
+  const attested = new Set();
+  let running = true;
+  const streamUrl = new URL('index.m3u8', new URL(url.split('?')[0]));
+  const loop = (async () => {
+    const master = await (await fetch(streamUrl)).text();
+    const media = [...master.matchAll(/URI="([^"]+\.m3u8)"|^([^#\s][^\s]*\.m3u8)$/gm)].map((m) => new URL(m[1] ?? m[2], streamUrl));
+    while (running) {
+      for (const playlist of media) {
+        try {
+          const text = await (await fetch(playlist)).text();
+          for (const m of text.matchAll(/^#EXT-X-TERN-ATTEST:.*SHA256="([^"]+)"/gm)) attested.add(m[1]);
+        } catch {
+          // the next poll lists the same window again
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  })();
+  return { attested, stop: async () => { running = false; await loop; } };
 }
 
 function offloadOf(states) {
@@ -118,6 +154,7 @@ async function main() {
   });
   try {
     await context.addInitScript(instrument);
+    const origin = collectAttested(opts.url);
     const pages = [];
     const logs = [];
     for (let i = 0; i < count; i++) {
@@ -140,7 +177,13 @@ async function main() {
       if (!warm && states.every((s) => s.currentTime > warmSeconds)) warm = offloadOf(states);
       if (warm && states.every((s) => s.currentTime > warmSeconds + playSeconds)) break;
     }
-    states.forEach((s, i) => (s.routesSeen = [...routesSeen[i]]));
+    await origin.stop();
+    states.forEach((s, i) => {
+      s.routesSeen = [...routesSeen[i]];
+      // Appended buffers that are not byte for byte an object the origin attested.
+      s.foreign = s.appended.filter((hash) => !origin.attested.has(hash)).length;
+      s.appended = s.appended.length;
+    });
     const total = offloadOf(states);
     const steady = warm && offloadOf(states);
     if (steady) {
