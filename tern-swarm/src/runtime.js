@@ -166,6 +166,8 @@ export class SwarmRuntime {
 
   /** A media playlist hls.js loaded (the pLoader tap). */
   onPlaylist(url, text) {
+    // A multivariant playlist (the origin's /live/NAME/index.m3u8) lists renditions, no objects.
+    if (text.includes('#EXT-X-STREAM-INF:')) return;
     // The origin serves an instance's playlists under /live/NAME/INSTANCE/. A new publish is a new
     // instance whose objects this page's swarm (scoped to the old one) must not take: HTTP only.
     if (!new URL(url, 'http://x/').pathname.split('/').includes(this.endpoint.instance)) {

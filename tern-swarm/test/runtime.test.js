@@ -114,6 +114,25 @@ test('two pages meet over the relay, share verified parts over their data channe
   }
 });
 
+test("the origin's multivariant playlist is passed over; a media playlist of another instance turns the swarm off for it", async () => {
+  const o = await startOrigin();
+  const logged = [];
+  const runtime = runtimeFor(o, fakeRelay(), fakeWebRtc());
+  runtime.log = (message) => logged.push(message);
+  const multivariant = '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS="avc1.640014"\ni-1/video.m3u8\n';
+  try {
+    runtime.onPlaylist(`${o.base}/live/cam/index.m3u8`, multivariant);
+    assert.deepEqual(logged, []);
+    runtime.onPlaylist(`${o.base}/live/cam/i-2/video.m3u8`, o.playlist);
+    assert.equal(logged.length, 1);
+    assert.match(logged[0], /i-2\/video\.m3u8 is not of instance i-1/);
+    assert.equal(runtime.scheduler.objects.size, 0, 'nothing of the other instance is listed');
+  } finally {
+    runtime.stop();
+    o.server.close();
+  }
+});
+
 test('a page whose data-channel sends are corrupted is banned and no corrupt byte reaches the loader', async () => {
   const o = await startOrigin();
   const relay = fakeRelay();

@@ -3,7 +3,8 @@
 // and answer as ephemeral events through a Tern relay, with nostr-tools bundled by esbuild at test
 // time (never committed), as the peer-assisted delivery's rendezvous will.
 //
-// usage: node browser.mjs <ws-url>
+// usage: node browser.mjs <ws-url> [<ws-url-of-the-offering-page>]
+//   with a second URL the two pages meet through two relays (two nodes of one fleet).
 // prints one JSON line: {"ok": true, "offer": id, "answer": id, "browser": "..."} or {"ok": false, "error": ...}
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,7 @@ const CHROMIUM = process.env.TERN_CHROMIUM || '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const url = process.argv[2];
+const offererUrl = process.argv[3] || url;
 
 async function bundle(dir) {
   const entry = path.join(dir, 'entry.mjs');
@@ -84,7 +86,7 @@ async function main() {
     }
     const answering = pages[0].evaluate(rendezvous, { relay: url, room, role: 'answerer' });
     await pages[0].waitForFunction(() => window.ternJoined === true, null, { timeout: 15000 });
-    const offering = pages[1].evaluate(rendezvous, { relay: url, room, role: 'offerer' });
+    const offering = pages[1].evaluate(rendezvous, { relay: offererUrl, room, role: 'offerer' });
     const [answerer, offerer] = await Promise.all([answering, offering]);
     if (offerer.to !== answerer.offer) throw new Error('the answer names another offer');
     if (offerer.content.type !== 'answer') throw new Error('not an answer: ' + JSON.stringify(offerer.content));

@@ -15,6 +15,8 @@ public final class FfmpegSource {
     private String logLevel = "error";
     private boolean overwrite;
     private boolean realTime;
+    private String pictureSize = "1280x720";
+    private boolean noise;
     private boolean video = true;
     private boolean audio = true;
     private int toneHz = 440;
@@ -60,6 +62,22 @@ public final class FfmpegSource {
     /** ffmpeg's {@code -loglevel}. */
     public FfmpegSource logLevel(String level) {
         this.logLevel = level;
+        return this;
+    }
+
+    /**
+     * A smaller picture, covered in temporal noise at full strength: cheap to decode, yet the
+     * encoder spends the whole bit rate on it (for browser tests of several pages on two cores).
+     */
+    public FfmpegSource noise(int width, int height) {
+        this.pictureSize = width + "x" + height;
+        this.noise = true;
+        return this;
+    }
+
+    /** The video bit rate ({@code -b:v}, e.g. {@code 1500k}). */
+    public FfmpegSource videoBitrate(String bitrate) {
+        this.videoBitrate = bitrate;
         return this;
     }
 
@@ -136,7 +154,7 @@ public final class FfmpegSource {
             args.add("-y");
         }
         if (video) {
-            input(args, "testsrc2=size=1280x720:rate=30");
+            input(args, "testsrc2=size=" + pictureSize + ":rate=30" + (noise ? ",noise=alls=100:allf=t" : ""));
         }
         if (audio) {
             input(args, "sine=frequency=" + toneHz + ":sample_rate=48000");

@@ -73,6 +73,20 @@ class KitTest {
                         FfmpegSource.file("ffmpeg").audioOnly().format("adts").command("a.aac")))
                 .isEqualTo("ffmpeg -hide_banner -nostdin -loglevel error -y"
                         + " -f lavfi -i sine=frequency=440:sample_rate=48000 -c:a aac -b:a 128k -f adts a.aac");
+        // The browser tests' light stream: small noise at a constant rate.
+        assertThat(String.join(
+                        " ",
+                        FfmpegSource.live("ffmpeg")
+                                .noise(320, 180)
+                                .videoBitrate("1500k")
+                                .capRate()
+                                .videoOnly()
+                                .command("rtmp://x")))
+                .isEqualTo(
+                        "ffmpeg -hide_banner -nostdin -loglevel warning"
+                                + " -re -f lavfi -i testsrc2=size=320x180:rate=30,noise=alls=100:allf=t"
+                                + " -c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p"
+                                + " -g 30 -keyint_min 30 -sc_threshold 0 -b:v 1500k -maxrate 1500k -bufsize 1500k -f flv rtmp://x");
     }
 
     @Test

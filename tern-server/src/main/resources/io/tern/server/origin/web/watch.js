@@ -6,7 +6,9 @@
 // peer-assisted delivery library, /_tern/swarm/index.js, and lets it install its loader into the
 // hls.js config; if the library is missing or fails, the page plays over HTTP as before. Its
 // figures (window.ternSwarm.metrics: share of bytes from peers, peers and bans, loads in time) are
-// shown beside the player's and kept in the samples.
+// shown beside the player's and kept in the samples. ?relay=udp|tcp|tls restricts the page's peer
+// connections to the origin's TURN relay over that one transport (to try a viewer behind a
+// strict NAT, and for the tests).
 'use strict';
 (() => {
   const BITRATE_WINDOW_MS = 5000;
@@ -57,7 +59,9 @@
     if (window.ternSwarm && window.ternSwarm.stop) window.ternSwarm.stop(); // a retry attaches afresh
     try {
       const swarm = await import('/_tern/swarm/index.js');
-      const attached = await swarm.attachSwarm(config, { stream: name, origin: location.origin });
+      const relay = new URLSearchParams(location.search).get('relay');
+      const options = { stream: name, origin: location.origin, ...(relay ? { relayOnly: true, transport: relay } : {}) };
+      const attached = await swarm.attachSwarm(config, options);
       watch.swarm = window.ternSwarm && window.ternSwarm.enabled ? 'on' : 'off: ' + (window.ternSwarm ? window.ternSwarm.reason : '?');
       return attached || config;
     } catch (e) {

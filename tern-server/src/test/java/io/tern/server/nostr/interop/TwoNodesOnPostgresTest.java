@@ -155,6 +155,25 @@ class TwoNodesOnPostgresTest {
     }
 
     @Test
+    void twoChromiumPagesOfTheRendezvousTestMeetThroughTwoNodes() throws Exception {
+        NostrPeers.requireBrowser();
+        FleetNode a = node();
+        FleetNode b = node();
+        // The answering page subscribes on A, the offering page on B: its offer reaches A's page,
+        // and the answer B's, only through the PostgreSQL bus.
+        Map<String, Object> r = NostrPeers.run(120, "browser.mjs", a.url(), b.url());
+        assertThat(r.get("offer"))
+                .as("the offer from B's page, answered on A: %s", r)
+                .isNotNull();
+        assertThat(r.get("answer"))
+                .as("the answer from A's page, received on B: %s", r)
+                .isNotNull();
+        assertThat(pg.psql(DATABASE, "SELECT count(*) FROM nostr_events WHERE kind BETWEEN 20000 AND 29999"))
+                .as("the ephemeral offer and answer are stored nowhere")
+                .isEqualTo("0");
+    }
+
+    @Test
     void killNineOfAWhilePublishingLosesNothingAcknowledgedAndBDeliversEachOnce() throws Exception {
         FleetNode a = node();
         FleetNode b = node();

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -53,10 +54,32 @@ public final class ChromiumPage {
                 + ",\"timeoutMs\":" + timeoutMs + ",\"ignoreCertificateErrors\":" + insecure
                 + (screenshot == null ? "" : ",\"screenshot\":" + Json.quote(screenshot.toString()))
                 + (width <= 0 ? "" : ",\"viewport\":{\"width\":" + width + ",\"height\":" + height + "}") + "}";
+        return run(SCRIPT, options, timeoutMs + 30_000);
+    }
+
+    /**
+     * Runs {@code swarm-pages.js}: {@code pages} watch pages of one swarm stream in one Chromium,
+     * each at {@code url}, played until every page has played {@code playSeconds} past a warm-up
+     * (bounded by {@code timeoutMs}); the pages listed in {@code corrupt} flip a bit in every CHUNK
+     * they send. Returns the script's JSON: {@code pages} (each page's swarm figures, stalls,
+     * routes), {@code steady} (offload from the warm-up to the end), {@code loadPerCore}.
+     */
+    public static Map<String, Object> swarmPages(
+            String url, int pages, int playSeconds, List<Integer> corrupt, long timeoutMs)
+            throws IOException, InterruptedException {
+        require();
+        String options = "{\"url\":" + Json.quote(url) + ",\"pages\":" + pages + ",\"playSeconds\":" + playSeconds
+                + ",\"corrupt\":" + corrupt + ",\"timeoutMs\":" + timeoutMs + "}";
+        return run("swarm-pages.js", options, timeoutMs + 90_000);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> run(String script, String options, long waitMs)
+            throws IOException, InterruptedException {
         Path home = Files.createTempDirectory("tern-chromium-home");
         Path stdout = home.resolve("stdout.txt");
         Path stderr = home.resolve("stderr.txt");
-        ProcessBuilder builder = new ProcessBuilder("node", SCRIPT, options)
+        ProcessBuilder builder = new ProcessBuilder("node", script, options)
                 .directory(Harness.ORIGIN_DIR.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(stdout.toFile())
@@ -67,7 +90,6 @@ public final class ChromiumPage {
         builder.environment().put("TERN_CHROMIUM", Harness.CHROMIUM.toString());
         Process node = builder.start();
         try {
-            long waitMs = timeoutMs + 30_000;
             if (!node.waitFor(waitMs, TimeUnit.MILLISECONDS)) {
                 fail("the browser did not finish in " + waitMs + " ms; stderr: " + Files.readString(stderr));
             }

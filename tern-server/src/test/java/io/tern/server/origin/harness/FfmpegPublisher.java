@@ -34,6 +34,20 @@ public final class FfmpegPublisher implements AutoCloseable {
         return start(url, "flv", seconds);
     }
 
+    /**
+     * Publishes the browser tests' light stream to {@code url} until closed: 320×180 noise at a
+     * constant 1.5 Mbit/s, so that several Chromium pages on two cores decode it in time.
+     */
+    public static FfmpegPublisher rtmpLight(String url) throws IOException {
+        require();
+        return start(FfmpegSource.live("ffmpeg")
+                .noise(320, 180)
+                .videoBitrate("1500k")
+                .capRate()
+                .stereo()
+                .command(url));
+    }
+
     /** Publishes to {@code url} ({@code srt://127.0.0.1:PORT?streamid=publish:live/NAME&mode=caller}). */
     public static FfmpegPublisher srt(String url, int seconds) throws IOException {
         return start(url, "mpegts", seconds);
@@ -50,7 +64,10 @@ public final class FfmpegPublisher implements AutoCloseable {
 
     private static FfmpegPublisher start(String url, String format, int seconds) throws IOException {
         require();
-        List<String> command = command(url, format, seconds);
+        return start(command(url, format, seconds));
+    }
+
+    private static FfmpegPublisher start(List<String> command) throws IOException {
         Path log = Files.createTempFile("tern-ffmpeg", ".log");
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
