@@ -115,22 +115,28 @@ function collectAttested(url) {
   const attested = new Set();
   let running = true;
   const streamUrl = new URL('index.m3u8', new URL(url.split('?')[0]));
+  let media = [];
+  const poll = async () => {
+    for (const playlist of media) {
+      try {
+        const text = await (await fetch(playlist)).text();
+        for (const m of text.matchAll(/^#EXT-X-TERN-ATTEST:.*SHA256="([^"]+)"/gm)) attested.add(m[1]);
+      } catch {
+        // the next poll lists the same window again
+      }
+    }
+  };
   const loop = (async () => {
     const master = await (await fetch(streamUrl)).text();
-    const media = [...master.matchAll(/URI="([^"]+\.m3u8)"|^([^#\s][^\s]*\.m3u8)$/gm)].map((m) => new URL(m[1] ?? m[2], streamUrl));
+    media = [...master.matchAll(/URI="([^"]+\.m3u8)"|^([^#\s][^\s]*\.m3u8)$/gm)].map((m) => new URL(m[1] ?? m[2], streamUrl));
     while (running) {
-      for (const playlist of media) {
-        try {
-          const text = await (await fetch(playlist)).text();
-          for (const m of text.matchAll(/^#EXT-X-TERN-ATTEST:.*SHA256="([^"]+)"/gm)) attested.add(m[1]);
-        } catch {
-          // the next poll lists the same window again
-        }
-      }
+      await poll();
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   })();
-  return { attested, stop: async () => { running = false; await loop; } };
+  // One last poll after the pages were read: a part they appended since the previous poll is
+  // still in the playlist's window, though it was listed after that poll.
+  return { attested, stop: async () => { running = false; await loop; await poll(); } };
 }
 
 function offloadOf(states) {
