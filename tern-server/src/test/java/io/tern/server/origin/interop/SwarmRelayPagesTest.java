@@ -6,6 +6,7 @@ import io.tern.server.interop.InteropRelay;
 import io.tern.server.origin.harness.ChromiumPage;
 import io.tern.server.origin.harness.FfmpegPublisher;
 import io.tern.server.origin.harness.Harness;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -70,6 +71,23 @@ class SwarmRelayPagesTest {
                 .isPositive();
     }
 
+    /** The origin's in-process TURN relay for a test: UDP on loopback, REST secret generated and shared. */
+    static void writeTurnConfig(Path file) throws IOException {
+        int relayBase = 31000 + (int) (System.nanoTime() % 100) * 100;
+        Files.write(
+                file,
+                List.of(
+                        "listening-ip=127.0.0.1",
+                        "relay-ip=127.0.0.1",
+                        "listening-port=" + InteropRelay.freePort(),
+                        "min-port=" + relayBase,
+                        "max-port=" + (relayBase + 99),
+                        "realm=swarm.test",
+                        "allow-loopback-peers",
+                        "no-tls",
+                        "no-dtls"));
+    }
+
     /** Plays {@code pageCount} pages of a fresh origin's swarm stream; {@code corrupt}: the pages that corrupt their sends. */
     private static Map<String, Object> play(int pageCount, List<Integer> corrupt) throws Exception {
         Assumptions.assumeTrue(
@@ -78,20 +96,7 @@ class SwarmRelayPagesTest {
         FfmpegPublisher.require();
         ChromiumPage.require();
         Path dir = Files.createTempDirectory("tern-swarm-relay");
-        int relayPort = InteropRelay.freePort();
-        int relayBase = 31000 + (int) (System.nanoTime() % 100) * 100;
-        Files.write(
-                dir.resolve("turn.conf"),
-                List.of(
-                        "listening-ip=127.0.0.1",
-                        "relay-ip=127.0.0.1",
-                        "listening-port=" + relayPort,
-                        "min-port=" + relayBase,
-                        "max-port=" + (relayBase + 99),
-                        "realm=swarm.test",
-                        "allow-loopback-peers",
-                        "no-tls",
-                        "no-dtls"));
+        writeTurnConfig(dir.resolve("turn.conf"));
         // Separate renditions, as the swarm was tuned and measured: with the muxed default the same
         // four pages took 0.47 of their bytes from peers in the one run made (issue 26 measures it).
         try (OriginFixture origin = new OriginFixture(

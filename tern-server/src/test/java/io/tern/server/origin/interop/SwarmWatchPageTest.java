@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * from tern-swarm/: two Debian Chromium pages open {@code /live/cam1/} while ffmpeg publishes over
  * RTMP; both start the swarm (the endpoint, the Nostr relay on /nostr), find each other, and at
  * least one takes verified bytes from the other; no object fails verification and no peer is banned.
- * Skipped while this branch's build packages no library (tern-swarm/src comes with the browser branch).
+ * The pages connect through the origin's in-process TURN relay ({@code ?relay=udp}): two Chromium
+ * processes cannot resolve each other's mDNS host candidates here, so without it they rarely met.
  */
 class SwarmWatchPageTest {
     private static final int PAGES = 2;
@@ -36,11 +37,13 @@ class SwarmWatchPageTest {
         ChromiumPage.require();
         Path dir = Files.createTempDirectory("tern-swarm-watch");
         ExecutorService browsers = Executors.newFixedThreadPool(PAGES);
+        SwarmRelayPagesTest.writeTurnConfig(dir.resolve("turn.conf"));
         try (OriginFixture origin = new OriginFixture(
                         List.of("[stream cam1]", "swarm = on"),
                         "no-publish-auth",
                         "nostr-db=" + dir.resolve("relay.db"),
-                        "swarm-key-file=" + dir.resolve("swarm.key"));
+                        "swarm-key-file=" + dir.resolve("swarm.key"),
+                        "turn-config=" + dir.resolve("turn.conf"));
                 FfmpegPublisher ffmpeg = FfmpegPublisher.rtmp(origin.rtmpUrl("cam1"), 0)) {
             origin.awaitStream("cam1", 30_000);
             // Done once 15 samples carry the swarm's figures with a peer's bytes, or at once if the swarm did not
@@ -49,7 +52,8 @@ class SwarmWatchPageTest {
                     + " || w.samples.filter(s => s.swarm && s.swarm.peers > 0).length >= 15) ? w : null)(window.ternWatch)";
             List<Future<Map<String, Object>>> pages = new ArrayList<>();
             for (int i = 0; i < PAGES; i++) {
-                pages.add(browsers.submit(() -> ChromiumPage.open(origin.url("/live/cam1/"), done, false, 90_000)));
+                pages.add(browsers.submit(
+                        () -> ChromiumPage.open(origin.url("/live/cam1/?relay=udp"), done, false, 90_000)));
             }
             double peerBytes = 0;
             for (Future<Map<String, Object>> page : pages) {
